@@ -1,0 +1,64 @@
+# vfallback: virtual compound pages for Linux 6.12, and their measurements.
+# The one driver: every target calls a script in configs/, qemu/ or bench/.
+
+STAGE   ?= plain
+VARIANT ?= default
+SCENARIO ?= smoke
+ACCEL   ?= auto
+MEM     ?= 2G
+CPUS    ?= 2
+
+.PHONY: help deps tree kernel initramfs boot test test-debug test-harness check-patches \
+	bisect-check bench clean distclean
+
+help:
+	@echo "make test                 the test suite (CI runs this)"
+	@echo "make bench [BENCH=quick|full]  benchmarks -> results/"
+	@echo "make deps                 install the Debian packages the project needs"
+	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
+	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
+	@echo "make boot STAGE=.. VARIANT=.. SCENARIO=.. [ACCEL=auto|tcg|kvm MEM=2G CPUS=2]"
+	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
+	@echo "make bisect-check         build every patch of every stack in turn"
+	@echo "make check-patches        headers, Signed-off-by, checkpatch"
+
+deps:
+	@configs/deps.sh
+
+tree: deps
+	@configs/mktree.sh $(STAGE)
+
+kernel: deps
+	@configs/mkkernel.sh $(STAGE) $(VARIANT)
+
+initramfs: deps
+	@qemu/mkinitramfs.sh
+
+boot: kernel initramfs
+	@qemu/run.sh --kernel build/kernels/bzImage-$(STAGE)-$(VARIANT) \
+		--name boot-$(STAGE)-$(VARIANT)-$(SCENARIO) --scenario $(SCENARIO) \
+		--accel $(ACCEL) --mem $(MEM) --cpus $(CPUS) $(if $(APPEND),--append "$(APPEND)")
+
+test: deps
+	@qemu/test.sh full
+
+test-debug: deps
+	@qemu/test.sh debug
+
+test-harness:
+	@qemu/tests/test-harness.sh
+
+check-patches: deps
+	@configs/mktree.sh plain >/dev/null && configs/check-patches.sh
+
+bisect-check: deps
+	@configs/bisect-check.sh
+
+bench: deps
+	@bench/run.sh $(or $(BENCH),quick)
+
+clean:
+	rm -rf build/runs build/logs build/initramfs*
+
+distclean:
+	rm -rf build

@@ -1,0 +1,59 @@
+# Shared settings for the project's scripts (sourced, not run).
+# shellcheck shell=bash
+VF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VF_BUILD=${VF_BUILD:-$VF_TOP/build}
+VF_SRC=$VF_BUILD/src
+VF_LOGS=$VF_BUILD/logs
+VF_TARBALL=${VF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+VF_STACKS=(stage1-vfallback stage2-irq-slub stage3-largeblock)
+VF_VARIANTS=(default always debug)
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/vfallback-ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
+export CCACHE_COMPILERCHECK=content
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=vfallback
+export KBUILD_BUILD_HOST=vfallback
+export KBUILD_BUILD_VERSION=1
+mkdir -p "$VF_LOGS"
+
+die() { echo "ERROR: $*" >&2; exit 1; }
+say() { echo "==> $*"; }
+
+# vf_stage_ok STAGE: plain, or a stage number whose stack exists.
+vf_check_stage() {
+	case "$1" in
+	plain) ;;
+	1|2|3) [ -f "$VF_TOP/${VF_STACKS[$(($1 - 1))]}/series" ] ||
+		die "stage $1 has no series file (${VF_STACKS[$(($1 - 1))]}/series)" ;;
+	*) die "unknown STAGE '$1': use plain, 1, 2 or 3" ;;
+	esac
+}
+
+vf_check_variant() {
+	local v
+	for v in "${VF_VARIANTS[@]}"; do [ "$v" = "$1" ] && return 0; done
+	die "unknown VARIANT '$1': use one of ${VF_VARIANTS[*]}"
+}
+
+# Highest stage whose series lists at least one patch (0 if none).
+vf_top_stage() {
+	local n=0 i
+	for i in 1 2 3; do
+		grep -qv '^\s*\(#\|$\)' "$VF_TOP/${VF_STACKS[$((i - 1))]}/series" 2>/dev/null && n=$i
+	done
+	echo "$n"
+}
+
+# Source tree of a stage: the pristine tree for plain, else a patched copy.
+vf_tree() {
+	if [ "$1" = plain ]; then echo "$VF_SRC/pristine"; else echo "$VF_SRC/stage$1"; fi
+}
+
+# Out-of-tree build dir. It is a direct subdirectory of the source tree so
+# that kbuild uses a relative srctree (".."): compiler command lines are
+# then the same in every clone and ccache hits across them.
+vf_objdir() { echo "$(vf_tree "$1")/o-$2"; }
+
+# Elapsed-time printer for long steps.
+vf_timer_start() { VF_T0=$(date +%s); }
+vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }

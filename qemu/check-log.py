@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Check a guest console log for kernel splats.
+
+Usage: check-log.py CONSOLE_LOG
+
+Fails (exit 1) and prints the offending lines when the log shows an Oops,
+BUG, WARNING, KASAN/UBSAN report, lockdep report, kmemleak leak report,
+hung task, soft lockup, RCU stall or panic. Lines between the markers
+VF-EXPECT-SPLAT-BEGIN and VF-EXPECT-SPLAT-END (printed by tests that
+provoke a warning on purpose) are not counted.
+"""
+import re
+import sys
+
+PATTERNS = [
+    (r"\bOops\b", "oops"),
+    (r"\bBUG:", "BUG"),
+    (r"\bWARNING:", "WARNING"),
+    (r"\bKASAN\b.*(BUG|report)|BUG: KASAN", "KASAN"),
+    (r"UBSAN:", "UBSAN"),
+    (r"Kernel panic", "panic"),
+    (r"general protection fault", "general protection fault"),
+    (r"INFO: task .* blocked for more than", "hung task"),
+    (r"possible (recursive|circular) locking|inconsistent lock state|"
+     r"suspicious RCU usage|lockdep is turned off|DEBUG_LOCKS_WARN_ON",
+     "lockdep"),
+    (r"kmemleak: \d+ new suspected memory leaks", "kmemleak"),
+    (r"soft lockup|hard LOCKUP", "lockup"),
+    (r"rcu: INFO: .*stall", "RCU stall"),
+    (r"Bad page (state|map)", "bad page"),
+    (r"\bCall Trace:", "call trace"),
+]
+BEGIN = "VF-EXPECT-SPLAT-BEGIN"
+END = "VF-EXPECT-SPLAT-END"
+
+
+def check(lines):
+    """Return a list of (lineno, kind, line) for unexpected splats."""
+    found = []
+    expected = 0
+    for n, line in enumerate(lines, 1):
+        if BEGIN in line:
+            expected += 1
+            continue
+        if END in line:
+            expected = max(0, expected - 1)
+            continue
+        if expected:
+            continue
+        for pat, kind in PATTERNS:
+            if re.search(pat, line):
+                found.append((n, kind, line.rstrip()))
+                break
+    return found
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        with open(sys.argv[1], errors="backslashreplace") as f:
+            lines = f.readlines()
+    except OSError as e:
+        print(f"check-log: cannot read {sys.argv[1]}: {e}", file=sys.stderr)
+        return 2
+    found = check(lines)
+    if not found:
+        print(f"check-log: {sys.argv[1]}: no splats")
+        return 0
+    print(f"check-log: {sys.argv[1]}: {len(found)} splat line(s):")
+    for n, kind, line in found[:40]:
+        print(f"  line {n} [{kind}]: {line}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

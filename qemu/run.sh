@@ -1,0 +1,107 @@
+#!/bin/bash
+# Boot a kernel with the project initramfs and run one guest scenario.
+#
+#   run.sh --kernel BZIMAGE --name NAME --scenario S [--mem 2G] [--cpus 2]
+#          [--timeout SEC] [--accel auto|tcg|kvm] [--append ARGS] [--in FILE]...
+#
+# Files given with --in appear in the guest under /results/in. The guest
+# writes into build/runs/NAME/out; the console goes to
+# build/logs/NAME.console.log. Exit 0 only when the scenario exited 0 and
+# the console shows no splat.
+set -euo pipefail
+. "$(dirname "$0")/../configs/common.sh"
+
+kernel= name= scenario= mem=2G cpus=2 timeout=900 accel=${ACCEL:-auto} append= ins=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
+	--scenario) scenario=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--in) ins+=("$2"); shift 2 ;;
+	*) die "run.sh: unknown argument '$1' (see the header of qemu/run.sh)" ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$name" ] && [ -n "$scenario" ] ||
+	die "run.sh needs --kernel, --name and --scenario"
+[ -f "$kernel" ] || die "kernel $kernel does not exist: build it with 'make kernel STAGE=.. VARIANT=..'"
+[ -f "$VF_TOP/qemu/scenarios/$scenario.sh" ] ||
+	die "unknown scenario '$scenario': have $(cd "$VF_TOP/qemu/scenarios" && ls -- *.sh | sed 's/\.sh$//' | tr '\n' ' ')"
+case "$accel" in auto | tcg | kvm) ;; *) die "unknown accel '$accel': use auto, tcg or kvm" ;; esac
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
+"$VF_TOP/qemu/mkinitramfs.sh" >/dev/null
+initrd=$VF_BUILD/initramfs.cpio.gz
+
+# One boot. Sets boot_rc (qemu/timeout status) and fills $run.
+boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
+	local acc=$1 sc=$2 run=$3 log=$4 tmo=$5 accopt
+	rm -rf "$run"
+	mkdir -p "$run/scenarios" "$run/in" "$run/out"
+	cp "$VF_TOP"/qemu/scenarios/*.sh "$VF_TOP"/qemu/scenarios/*.lib "$run/scenarios/" 2>/dev/null || true
+	for f in "${ins[@]}"; do cp -a "$f" "$run/in/"; done
+	if [ "$acc" = kvm ]; then accopt="-accel kvm -cpu host"; else accopt="-accel tcg,thread=multi -cpu max"; fi
+	echo "$acc" >"$run/accel"
+	boot_rc=0
+	# shellcheck disable=SC2086
+	timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine pc -m "$mem" -smp "$cpus" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 loglevel=7 vf.scenario=$sc $append" \
+		-display none -monitor none -serial "file:$log" -no-reboot \
+		-virtfs "local,path=$run,mount_tag=results,security_model=none" \
+		</dev/null >"$run/qemu.out" 2>&1 || boot_rc=$?
+}
+
+if [ "$accel" = auto ]; then
+	probe=$VF_BUILD/accel-probe
+	if [ -f "$probe" ]; then
+		accel=$(cat "$probe")
+	elif [ -w /dev/kvm ]; then
+		say "probing KVM with a 60s boot (result cached in $probe)"
+		boot kvm probe "$VF_BUILD/runs/kvm-probe" "$VF_LOGS/kvm-probe.console.log" 60
+		if [ "$(cat "$VF_BUILD/runs/kvm-probe/exit-status" 2>/dev/null)" = 0 ]; then
+			accel=kvm
+		else
+			accel=tcg
+			echo "    KVM did not reach userspace in 60s: using TCG"
+		fi
+		echo "$accel" >"$probe"
+	else
+		accel=tcg
+		echo "$accel" >"$probe"
+	fi
+fi
+
+run=$VF_BUILD/runs/$name
+log=$VF_LOGS/$name.console.log
+say "boot $name: $(basename "$kernel"), scenario $scenario, accel $accel, $mem, $cpus CPUs, timeout ${timeout}s"
+t0=$(date +%s)
+boot "$accel" "$scenario" "$run" "$log" "$timeout"
+secs=$(( $(date +%s) - t0 ))
+echo "    console: $log ($secs s)"
+fail=
+if [ "$boot_rc" = 124 ] || [ "$boot_rc" = 137 ]; then
+	fail="guest did not power off within ${timeout}s (hang?); last console lines above"
+	tail -15 "$log" | sed 's/^/    | /'
+elif ! grep -q 'vf-init: userspace reached' "$log"; then
+	fail="guest never reached userspace (qemu status $boot_rc); see $log and $run/qemu.out"
+	tail -15 "$log" | sed 's/^/    | /'
+elif [ ! -f "$run/exit-status" ]; then
+	fail="scenario $scenario did not finish (no exit status: guest crashed?)"
+	tail -15 "$log" | sed 's/^/    | /'
+elif [ "$(cat "$run/exit-status")" != 0 ]; then
+	fail="scenario $scenario exited with status $(cat "$run/exit-status")"
+	grep -E 'FAIL' "$run/out/scenario.log" 2>/dev/null | head -20 | sed 's/^/    | /' || true
+fi
+cp "$log" "$run/console.log" 2>/dev/null || true
+if ! python3 "$VF_TOP/qemu/check-log.py" "$log" | sed 's/^/    /'; then
+	fail="${fail:+$fail; }console shows kernel splats"
+fi
+if [ -n "$fail" ]; then
+	echo "FAIL: boot $name: $fail"
+	exit 1
+fi
+echo "PASS: boot $name (accel $accel, ${secs}s)"

@@ -1,0 +1,112 @@
+#!/bin/bash
+# The project's test command (make test; .ci/run calls it).
+#
+#   test.sh [quick]
+#
+# Steps: harness self-tests; patch checks; trees; the plain kernel built
+# and booted with the smoke scenario; the highest stage kernel built in
+# the default and always variants and booted with its KUnit suites and
+# scenario. Every check prints one PASS/FAIL/SKIP line; the run ends with
+# "N passed, N failed" and exits non-zero on any failure.
+# VARIANTS="default always" and STAGE=N override what is booted;
+# test.sh debug runs the debug variant instead (make test-debug).
+set -uo pipefail
+. "$(dirname "$0")/../configs/common.sh"
+
+mode=${1:-full}
+case "$mode" in full | debug) ;; *) die "test.sh: unknown mode '$mode' (full or debug)" ;; esac
+log=$VF_LOGS/test-$mode.log
+: >"$log"
+pass=0 fail=0 skip=0
+t_start=$(date +%s)
+
+# step NAME COMMAND...: run, show and count its PASS/FAIL/SKIP lines.
+step() {
+	local name=$1 t0 rc out p f s
+	shift
+	t0=$(date +%s)
+	echo "---- $name"
+	out=$VF_LOGS/step.out
+	"$@" 2>&1 | tee "$out" | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out"); s=$(grep -c '^SKIP: ' "$out")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL: $name (exit status $rc)" | tee -a "$log"
+		f=1
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	echo "---- $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 ))s)" | tee -a "$log"
+	return "$rc"
+}
+
+# build_step STAGE VARIANT: one PASS/FAIL line for a kernel build.
+build_kernel() {
+	if "$VF_TOP/configs/mkkernel.sh" "$1" "$2"; then
+		echo "PASS: build $1-$2 (linux $(cat "$VF_SRC/pristine/.vf-version"))"
+	else
+		echo "FAIL: build $1-$2"
+		return 1
+	fi
+}
+
+tree_applies() {
+	if "$VF_TOP/configs/mktree.sh" "$1"; then
+		echo "PASS: stacks 1..$1 apply with quilt to linux $(cat "$VF_SRC/pristine/.vf-version")"
+	else
+		echo "FAIL: stacks 1..$1 do not apply"
+		return 1
+	fi
+}
+
+boot_smoke() {
+	local k=$VF_BUILD/kernels/bzImage-$1 rc=0
+	"$VF_TOP/qemu/run.sh" --kernel "$k" --name "test-$1-smoke" --scenario smoke --timeout 600 || rc=1
+	"$VF_TOP/qemu/check-snapshot.sh" "$VF_BUILD/runs/test-$1-smoke/out" before || rc=1
+	"$VF_TOP/qemu/check-snapshot.sh" "$VF_BUILD/runs/test-$1-smoke/out" after || rc=1
+	return $rc
+}
+
+# boot_stage STAGE VARIANT: KUnit suites + the stage scenario.
+boot_stage() {
+	local st=$1 var=$2 name=test-$1-$2 expect=auto rc=0 suites=(vfallback)
+	[ "$var" = always ] && expect=always
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
+		--scenario "stage$st" --timeout 1200 --append "vf.expect=$expect numa=fake=2" || rc=1
+	python3 "$(vf_tree "$st")/tools/testing/kunit/kunit.py" parse \
+		--json="$VF_BUILD/runs/$name/kunit.json" "$VF_LOGS/$name.console.log" \
+		>"$VF_BUILD/runs/$name/kunit.txt" 2>&1 || true
+	python3 "$VF_TOP/qemu/kunit-summary.py" "$VF_BUILD/runs/$name/kunit.json" "$name" "${suites[@]}" || rc=1
+	return $rc
+}
+
+echo "vfallback test run ($mode) on $(hostname), $(date -u +%FT%TZ)"
+step "harness self-tests" bash "$VF_TOP/qemu/tests/test-harness.sh"
+step "pristine tree" "$VF_TOP/configs/mktree.sh" plain
+top=${STAGE:-$(vf_top_stage)}
+echo "highest stage with patches: $top" | tee -a "$log"
+step "patch checks" "$VF_TOP/configs/check-patches.sh"
+[ "$top" -ge 1 ] && step "stack applies" tree_applies "$top"
+
+if [ "$mode" = full ]; then
+	step "build plain-default" build_kernel plain default &&
+		step "boot plain-default (smoke)" boot_smoke plain-default
+	if [ "$top" -ge 1 ]; then
+		for v in ${VARIANTS:-default always}; do
+			step "build $top-$v" build_kernel "$top" "$v" &&
+				step "boot $top-$v (KUnit + stage$top scenario)" boot_stage "$top" "$v"
+		done
+	fi
+else
+	if [ "$top" -ge 1 ]; then
+		step "build $top-debug" build_kernel "$top" debug &&
+			step "boot $top-debug (KUnit + stage$top scenario)" boot_stage "$top" debug
+	else
+		step "build plain-debug" build_kernel plain debug &&
+			step "boot plain-debug (smoke)" boot_smoke plain-debug
+	fi
+fi
+
+secs=$(( $(date +%s) - t_start ))
+echo "total time: ${secs}s; log: $log" | tee -a "$log"
+echo "$pass passed, $fail failed, $skip skipped" | tee -a "$log"
+[ "$fail" = 0 ]

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Tests of the harness itself: the console checker, the config verifier,
+# the patch checker, tree creation with a patch that does not apply, and
+# the answers to bad input. Each case prints PASS/FAIL.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/qemu/tests/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+ok() { echo "PASS: harness: $1"; }
+ko() { echo "FAIL: harness: $1"; fails=$((fails + 1)); }
+# expect RC NAME COMMAND...: the command exits with RC (0 or "nonzero").
+expect() {
+	local want=$1 name=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>&1 || rc=$?
+	if { [ "$want" = 0 ] && [ $rc = 0 ]; } || { [ "$want" = nonzero ] && [ $rc != 0 ]; }; then
+		ok "$name"
+	else
+		ko "$name (exit $rc)"; sed 's/^/    /' "$tmp/out" | head -10
+	fi
+}
+# expect_msg PATTERN NAME: the last command's output says PATTERN.
+expect_msg() {
+	if grep -qE "$1" "$tmp/out"; then ok "$2"; else ko "$2 (no '$1' in output)"; sed 's/^/    /' "$tmp/out" | head -10; fi
+}
+
+# console checker
+expect 0 "check-log accepts a clean log with an expected-splat window" python3 "$top/qemu/check-log.py" "$fx/good-console.log"
+for f in "$fx"/bad-*.log; do
+	expect nonzero "check-log rejects $(basename "$f" .log)" python3 "$top/qemu/check-log.py" "$f"
+	expect_msg "splat line" "check-log names the offending line of $(basename "$f" .log)"
+done
+sed 's/VF-EXPECT-SPLAT-END/something else/' "$fx/good-console.log" | sed '4d' >"$tmp/unclosed.log"
+printf '[ 5.0] WARNING: CPU: 0 at x\n' >"$tmp/late.log"
+cat "$fx/good-console.log" "$tmp/late.log" >"$tmp/after-window.log"
+expect nonzero "check-log counts a splat after the expected window closed" python3 "$top/qemu/check-log.py" "$tmp/after-window.log"
+expect nonzero "check-log fails on a missing file" python3 "$top/qemu/check-log.py" "$tmp/nonexistent.log"
+
+# config verifier
+printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D="x"\n' >"$tmp/.config"
+printf 'CONFIG_A=y\n# CONFIG_C is not set\nCONFIG_D="x"\nCONFIG_E=n\n' >"$tmp/good.frag"
+printf 'CONFIG_A=y\nCONFIG_C=y\nCONFIG_B=y\n' >"$tmp/bad.frag"
+expect 0 "check-config accepts a .config that has every fragment option" "$top/configs/check-config.sh" "$tmp/.config" "$tmp/good.frag"
+expect nonzero "check-config rejects options that did not land" "$top/configs/check-config.sh" "$tmp/.config" "$tmp/bad.frag"
+expect_msg "CONFIG_C: fragment bad.frag asks for 'y', .config has 'n'" "check-config names the missing option"
+expect_msg "CONFIG_B: .*asks for 'y', .config has 'm'" "check-config names a y/m mismatch"
+
+# patch checker
+mkdir -p "$tmp/stack"
+cat >"$tmp/stack/0001-good.patch" <<'P'
+From: Dev Eloper <dev@example.org>
+Subject: [PATCH] docs: fix a word
+
+The README said "teh" where it meant "the". Fix the spelling so that
+the text reads as intended; nothing else changes.
+
+Signed-off-by: Dev Eloper <dev@example.org>
+---
+ README | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+--- a/README
++++ b/README
+@@ -1,3 +1,3 @@
+ Linux kernel
+ ============
+-There are several guides for kernel developers and users.
++There are several guides for kernel developers and their users.
+P
+sed '/^Signed-off-by/d' "$tmp/stack/0001-good.patch" >"$tmp/stack/0002-nosob.patch"
+sed 's/^Subject: .*/Subject: fix/' "$tmp/stack/0001-good.patch" >"$tmp/stack/0003-nosubject.patch"
+printf '0001-good.patch\n' >"$tmp/stack/series"
+expect 0 "check-patches accepts a well-formed patch" "$top/configs/check-patches.sh" "$tmp/stack"
+printf '0001-good.patch\n0002-nosob.patch\n0003-nosubject.patch\n0004-missing.patch\n' >"$tmp/stack/series"
+expect nonzero "check-patches rejects bad patches" "$top/configs/check-patches.sh" "$tmp/stack"
+expect_msg "FAIL: patch stack/0002-nosob.patch: no Signed-off-by" "check-patches names a missing Signed-off-by"
+expect_msg "FAIL: patch stack/0003-nosubject.patch: no Subject" "check-patches names a bad Subject"
+expect_msg "FAIL: patch stack/0004-missing.patch: listed in series but missing" "check-patches names a missing patch file"
+
+# a patch that does not apply: named, and no tree is left behind
+mkdir -p "$tmp/top/stage1-vfallback" "$tmp/top/stage2-irq-slub" "$tmp/top/stage3-largeblock" "$tmp/build/src"
+cp -r "$top/configs" "$tmp/top/"
+ln -s "$top/build/src/pristine" "$tmp/build/src/pristine"
+sed 's/several guides for kernel developers and users/no such line/' "$tmp/stack/0001-good.patch" >"$tmp/top/stage1-vfallback/0001-bad.patch"
+printf '0001-bad.patch\n' >"$tmp/top/stage1-vfallback/series"
+touch "$tmp/top/stage2-irq-slub/series" "$tmp/top/stage3-largeblock/series"
+expect nonzero "mktree stops on a patch that does not apply" env VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
+expect_msg "patch stage1-vfallback/0001-bad.patch does not apply" "mktree names the patch that does not apply"
+if [ -e "$tmp/build/src/stage1" ]; then ko "mktree removed the half-made tree"; else ok "mktree removed the half-made tree"; fi
+
+# bad input to the drivers
+expect nonzero "mkkernel rejects an unknown STAGE" "$top/configs/mkkernel.sh" 7 default
+expect_msg "unknown STAGE '7'" "mkkernel says which STAGE is wrong"
+expect nonzero "mkkernel rejects an unknown VARIANT" "$top/configs/mkkernel.sh" plain fast
+expect_msg "unknown VARIANT 'fast'" "mkkernel says which VARIANT is wrong"
+expect nonzero "mkkernel rejects VARIANT=always for the plain kernel" "$top/configs/mkkernel.sh" plain always
+expect nonzero "run.sh rejects an unknown scenario" "$top/qemu/run.sh" --kernel "$tmp/.config" --name x --scenario nosuch
+expect_msg "unknown scenario 'nosuch'" "run.sh says which scenario is unknown"
+mkdir -p "$tmp/snap"
+printf 'Node 0, zone   Normal 1 2 3\n' >"$tmp/snap/buddyinfo-x"
+printf 'nr_free_pages 10\n' >"$tmp/snap/vmstat-x"
+expect nonzero "check-snapshot rejects a truncated buddyinfo/vmstat" "$top/qemu/check-snapshot.sh" "$tmp/snap" x
+printf '{"name": "KUnit Test", "sub_groups": [{"name": "vfallback", "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "FAIL"}], "sub_groups": []}]}' >"$tmp/k.json"
+expect nonzero "kunit-summary fails on a failed case" python3 "$top/qemu/kunit-summary.py" "$tmp/k.json" t vfallback
+expect_msg "FAIL: t kunit vfallback/b" "kunit-summary names the failed case"
+printf '{"name": "KUnit Test", "sub_groups": []}' >"$tmp/k2.json"
+expect nonzero "kunit-summary fails when the suite did not run" python3 "$top/qemu/kunit-summary.py" "$tmp/k2.json" t vfallback
+[ "$fails" = 0 ]
