@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vfbench: higher-order allocation benchmark for vfallback.
+ *
+ * debugfs /sys/kernel/debug/vfbench/run:
+ *   write "METHOD ORDER ITERS [noaccess]"
+ *	ITERS allocate / touch (one word per page) / free cycles of
+ *	PAGE_SIZE << ORDER bytes, then (unless "noaccess") the cost of
+ *	using one held allocation of that size.
+ *   read
+ *	one line of key=value for the last run.
+ * debugfs /sys/kernel/debug/vfbench/methods: the methods this kernel has.
+ *
+ * Latency is per attempt, allocation plus free (the touch is not timed),
+ * from ktime_get_ns(); a failed attempt counts with the time it took to
+ * fail, which is what a caller waits for. Sorted, nearest rank.
+ *
+ * Access cost: seq_ns_per_page writes then reads every 8-byte word of the
+ * range in order; rand_ns_per_page does nr_pages * 16 read-modify-writes
+ * of 8-byte words at fixed-seed prandom offsets (indices drawn before
+ * timing). Both repeat the pass until at least VFB_ACCESS_MIN_PAGES pages
+ * were covered, take the fastest of VFB_ACCESS_ROUNDS rounds, and report
+ * ns per page of the range. -1 when the allocation failed.
+ *
+ * A run stops early (attempts < ITERS, budget_hit=1) after budget_ms, so
+ * that a stalling method cannot hang a benchmark boot.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/prandom.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#if __has_include(<linux/vfallback.h>)
+#include <linux/vfallback.h>
+#endif
+
+#define VFB_MAX_ITERS		100000
+#define VFB_ACCESS_MIN_PAGES	1024
+#define VFB_ACCESS_ROUNDS	3
+#define VFB_RAND_PER_PAGE	16
+#define VFB_SEED		0x76666265ULL	/* "vfbe" */
+
+static unsigned int budget_ms = 60000;
+module_param(budget_ms, uint, 0644);
+MODULE_PARM_DESC(budget_ms, "stop a run after this many ms of allocating (default 60000)");
+
+/* One allocation of any method. */
+struct vfb_buf {
+	struct page *page;	/* alloc_pages() methods */
+	void *addr;		/* usable address of the whole range */
+	bool virtual;		/* mapped in vmalloc space */
+};
+
+struct vfb_method {
+	const char *name;
+	bool (*alloc)(struct vfb_buf *b, unsigned int order);
+	void (*free)(struct vfb_buf *b, unsigned int order);
+	bool has_path;		/* report physical/virtual results */
+};
+
+static bool vfb_alloc_pages(struct vfb_buf *b, unsigned int order, gfp_t gfp)
+{
+	b->page = alloc_pages(gfp, order);
+	if (!b->page)
+		return false;
+	b->addr = page_address(b->page);
+	b->virtual = false;
+	return true;
+}
+
+static void vfb_free_pages(struct vfb_buf *b, unsigned int order)
+{
+	__free_pages(b->page, order);
+}
+
+static bool vfb_alloc_plain_noretry(struct vfb_buf *b, unsigned int order)
+{
+	return vfb_alloc_pages(b, order,
+			       GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+}
+
+static bool vfb_alloc_plain(struct vfb_buf *b, unsigned int order)
+{
+	return vfb_alloc_pages(b, order, GFP_KERNEL | __GFP_NOWARN);
+}
+
+#ifdef GFP_VFALLBACK
+/*
+ * __GFP_NOWARN only silences the allocation-failure report (a console
+ * splat would fail the boot); a failure is data here, counted in
+ * successes and in vfallback_fail.
+ */
+static bool vfb_alloc_vfallback(struct vfb_buf *b, unsigned int order)
+{
+	b->page = alloc_pages(GFP_VFALLBACK | __GFP_NOWARN, order);
+	if (!b->page)
+		return false;
+	/* page_address() is the linear map: wrong for a virtual compound. */
+	b->addr = vfallback_address(b->page);
+	b->virtual = PageVcompound(b->page);
+	return true;
+}
+#endif
+
+static bool vfb_alloc_vmalloc(struct vfb_buf *b, unsigned int order)
+{
+	b->addr = vmalloc(PAGE_SIZE << order);
+	b->virtual = true;
+	return b->addr;
+}
+
+static void vfb_free_vmalloc(struct vfb_buf *b, unsigned int order)
+{
+	vfree(b->addr);
+}
+
+static bool vfb_alloc_kvmalloc(struct vfb_buf *b, unsigned int order)
+{
+	b->addr = kvmalloc(PAGE_SIZE << order, GFP_KERNEL);
+	b->virtual = is_vmalloc_addr(b->addr);
+	return b->addr;
+}
+
+static void vfb_free_kvmalloc(struct vfb_buf *b, unsigned int order)
+{
+	kvfree(b->addr);
+}
+
+static const struct vfb_method vfb_methods[] = {
+	{ "plain_noretry", vfb_alloc_plain_noretry, vfb_free_pages, false },
+	{ "plain", vfb_alloc_plain, vfb_free_pages, false },
+#ifdef GFP_VFALLBACK
+	{ "vfallback", vfb_alloc_vfallback, vfb_free_pages, true },
+#endif
+	{ "vmalloc", vfb_alloc_vmalloc, vfb_free_vmalloc, false },
+	{ "kvmalloc", vfb_alloc_kvmalloc, vfb_free_kvmalloc, true },
+};
+
+static const struct vfb_method *vfb_find_method(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vfb_methods); i++)
+		if (!strcmp(vfb_methods[i].name, name))
+			return &vfb_methods[i];
+	return NULL;
+}
+
+struct vfb_result {
+	unsigned long attempts, successes, physical, virtual;
+	u64 p50, p99, max, elapsed_ms;
+	s64 seq_ns_per_page, rand_ns_per_page;
+	int access_virtual;	/* -1: no held allocation */
+	bool budget_hit;
+};
+
+static DEFINE_MUTEX(vfb_lock);
+static char vfb_last[512] = "status=none\n";
+
+static int vfb_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of a sorted array of n >= 1 values. */
+static u64 vfb_percentile(const u64 *v, unsigned long n, unsigned int pct)
+{
+	unsigned long rank = DIV_ROUND_UP(n * pct, 100);
+
+	return v[clamp(rank, 1UL, n) - 1];
+}
+
+static void vfb_touch(void *addr, unsigned long nr_pages)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_pages; i++)
+		WRITE_ONCE(*(u64 *)(addr + i * PAGE_SIZE), i);
+}
+
+/* ns for @passes sequential write+read passes over @words words. */
+static u64 vfb_seq_pass(u64 *p, unsigned long words, unsigned long passes)
+{
+	unsigned long i, n;
+	u64 t0, sum = 0;
+
+	t0 = ktime_get_ns();
+	for (n = 0; n < passes; n++) {
+		for (i = 0; i < words; i++)
+			WRITE_ONCE(p[i], i + n);
+		for (i = 0; i < words; i++)
+			sum += READ_ONCE(p[i]);
+	}
+	t0 = ktime_get_ns() - t0;
+	/* Keep the reads: the sum is written back where it cannot be elided. */
+	WRITE_ONCE(p[0], sum);
+	return t0;
+}
+
+static u64 vfb_rand_pass(u64 *p, const u32 *idx, unsigned long nr,
+			 unsigned long passes)
+{
+	unsigned long i, n;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (n = 0; n < passes; n++)
+		for (i = 0; i < nr; i++)
+			WRITE_ONCE(p[idx[i]], READ_ONCE(p[idx[i]]) + 1);
+	return ktime_get_ns() - t0;
+}
+
+/* Access cost of one held allocation; fills seq/rand with -1 on failure. */
+static void vfb_access(const struct vfb_method *m, unsigned int order,
+		       struct vfb_result *r)
+{
+	unsigned long nr_pages = 1UL << order;
+	unsigned long words = nr_pages * (PAGE_SIZE / sizeof(u64));
+	unsigned long nr_rand = nr_pages * VFB_RAND_PER_PAGE;
+	unsigned long passes = max(1UL, VFB_ACCESS_MIN_PAGES / nr_pages);
+	u64 best_seq = U64_MAX, best_rand = U64_MAX, t;
+	struct rnd_state rnd;
+	struct vfb_buf b = {};
+	unsigned long i;
+	u32 *idx;
+	int round;
+
+	r->seq_ns_per_page = -1;
+	r->rand_ns_per_page = -1;
+	r->access_virtual = -1;
+
+	idx = kvmalloc_array(nr_rand, sizeof(*idx), GFP_KERNEL);
+	if (!idx)
+		return;
+	prandom_seed_state(&rnd, VFB_SEED);
+	for (i = 0; i < nr_rand; i++)
+		idx[i] = prandom_u32_state(&rnd) % words;
+
+	if (!m->alloc(&b, order))
+		goto out;
+	r->access_virtual = b.virtual;
+	vfb_touch(b.addr, nr_pages);	/* fault nothing in the timed part */
+	for (round = 0; round < VFB_ACCESS_ROUNDS; round++) {
+		t = vfb_seq_pass(b.addr, words, passes);
+		best_seq = min(best_seq, t);
+		cond_resched();
+		t = vfb_rand_pass(b.addr, idx, nr_rand, passes);
+		best_rand = min(best_rand, t);
+		cond_resched();
+	}
+	r->seq_ns_per_page = div64_u64(best_seq, nr_pages * passes);
+	r->rand_ns_per_page = div64_u64(best_rand, nr_pages * passes);
+	m->free(&b, order);
+out:
+	kvfree(idx);
+}
+
+static int vfb_run(const struct vfb_method *m, unsigned int order,
+		   unsigned long iters, bool access, struct vfb_result *r)
+{
+	unsigned long nr_pages = 1UL << order;
+	u64 *lat, t0, t1, start, budget_ns = (u64)budget_ms * NSEC_PER_MSEC;
+	struct vfb_buf b;
+	unsigned long i;
+	bool ok;
+
+	memset(r, 0, sizeof(*r));
+	lat = kvmalloc_array(iters, sizeof(*lat), GFP_KERNEL);
+	if (!lat)
+		return -ENOMEM;
+
+	start = ktime_get_ns();
+	for (i = 0; i < iters; i++) {
+		memset(&b, 0, sizeof(b));
+		t0 = ktime_get_ns();
+		ok = m->alloc(&b, order);
+		t1 = ktime_get_ns();
+		lat[i] = t1 - t0;
+		if (ok) {
+			r->successes++;
+			if (b.virtual)
+				r->virtual++;
+			else
+				r->physical++;
+			vfb_touch(b.addr, nr_pages);
+			t0 = ktime_get_ns();
+			m->free(&b, order);
+			lat[i] += ktime_get_ns() - t0;
+		}
+		r->attempts++;
+		cond_resched();
+		if (fatal_signal_pending(current))
+			break;
+		if (ktime_get_ns() - start > budget_ns) {
+			r->budget_hit = r->attempts < iters;
+			break;
+		}
+	}
+	r->elapsed_ms = div64_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
+
+	sort(lat, r->attempts, sizeof(*lat), vfb_cmp_u64, NULL);
+	r->p50 = vfb_percentile(lat, r->attempts, 50);
+	r->p99 = vfb_percentile(lat, r->attempts, 99);
+	r->max = lat[r->attempts - 1];
+	kvfree(lat);
+
+	if (access) {
+		vfb_access(m, order, r);
+	} else {
+		r->seq_ns_per_page = -1;
+		r->rand_ns_per_page = -1;
+		r->access_virtual = -1;
+	}
+	return 0;
+}
+
+static const char *vfb_path(const struct vfb_method *m,
+			    const struct vfb_result *r)
+{
+	if (!m->has_path || !r->successes)
+		return "n/a";
+	if (!r->virtual)
+		return "physical";
+	if (!r->physical)
+		return "virtual";
+	return "mixed";
+}
+
+static const char *vfb_access_path(int access_virtual)
+{
+	if (access_virtual < 0)
+		return "n/a";
+	return access_virtual ? "virtual" : "physical";
+}
+
+/* Parse "METHOD ORDER ITERS [noaccess]"; -EINVAL with the reason logged. */
+static int vfb_parse(char *line, const struct vfb_method **m,
+		     unsigned int *order, unsigned long *iters, bool *access)
+{
+	char *name, *tok;
+	unsigned long v;
+
+	line = strim(line);
+	name = strsep(&line, " \t");
+	if (!name || !*name) {
+		pr_warn("run: empty line; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		return -EINVAL;
+	}
+	*m = vfb_find_method(name);
+	if (!*m) {
+		pr_warn("run: unknown method '%s' (see the methods file)\n", name);
+		return -EINVAL;
+	}
+
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtoul(tok, 10, &v)) {
+		pr_warn("run: missing or malformed ORDER; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		return -EINVAL;
+	}
+	if (v < 1 || v > MAX_PAGE_ORDER) {
+		pr_warn("run: order %lu out of range 1..%d\n", v, MAX_PAGE_ORDER);
+		return -EINVAL;
+	}
+	*order = v;
+
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtoul(tok, 10, &v)) {
+		pr_warn("run: missing or malformed ITERS; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		return -EINVAL;
+	}
+	if (v < 1 || v > VFB_MAX_ITERS) {
+		pr_warn("run: iters %lu out of range 1..%d\n", v, VFB_MAX_ITERS);
+		return -EINVAL;
+	}
+	*iters = v;
+
+	*access = true;
+	tok = strsep(&line, " \t");
+	if (tok && !strcmp(tok, "noaccess")) {
+		*access = false;
+		tok = strsep(&line, " \t");
+	}
+	if (tok) {
+		pr_warn("run: unexpected '%s' after ITERS\n", tok);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	const struct vfb_method *m;
+	struct vfb_result r;
+	unsigned long iters;
+	unsigned int order;
+	char buf[64];
+	bool access;
+	int ret;
+
+	if (count >= sizeof(buf)) {
+		pr_warn("run: line too long (%zu bytes)\n", count);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	ret = vfb_parse(buf, &m, &order, &iters, &access);
+	if (ret)
+		return ret;
+
+	mutex_lock(&vfb_lock);
+	ret = vfb_run(m, order, iters, access, &r);
+	if (!ret)
+		scnprintf(vfb_last, sizeof(vfb_last),
+			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d\n",
+			  m->name, order, iters, r.attempts, r.successes,
+			  r.p50, r.p99, r.max, r.seq_ns_per_page,
+			  r.rand_ns_per_page, vfb_path(m, &r),
+			  m->has_path ? r.physical : 0,
+			  m->has_path ? r.virtual : 0,
+			  vfb_access_path(r.access_virtual), r.elapsed_ms,
+			  r.budget_hit);
+	mutex_unlock(&vfb_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t vfb_run_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[sizeof(vfb_last)];
+
+	mutex_lock(&vfb_lock);
+	strscpy(buf, vfb_last, sizeof(buf));
+	mutex_unlock(&vfb_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations vfb_run_fops = {
+	.owner = THIS_MODULE,
+	.write = vfb_run_write,
+	.read = vfb_run_read,
+	.llseek = default_llseek,
+};
+
+static ssize_t vfb_methods_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	char buf[128] = "";
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vfb_methods); i++) {
+		strlcat(buf, vfb_methods[i].name, sizeof(buf));
+		strlcat(buf, i + 1 < ARRAY_SIZE(vfb_methods) ? " " : "\n",
+			sizeof(buf));
+	}
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations vfb_methods_fops = {
+	.owner = THIS_MODULE,
+	.read = vfb_methods_read,
+	.llseek = default_llseek,
+};
+
+static struct dentry *vfb_dir;
+
+static int __init vfb_init(void)
+{
+	vfb_dir = debugfs_create_dir("vfbench", NULL);
+	if (IS_ERR(vfb_dir))
+		return PTR_ERR(vfb_dir);
+	debugfs_create_file("run", 0600, vfb_dir, NULL, &vfb_run_fops);
+	debugfs_create_file("methods", 0400, vfb_dir, NULL, &vfb_methods_fops);
+	pr_info("loaded; methods: %s%s\n",
+		"plain_noretry plain vmalloc kvmalloc",
+#ifdef GFP_VFALLBACK
+		" vfallback"
+#else
+		" (no GFP_VFALLBACK in this kernel)"
+#endif
+		);
+	return 0;
+}
+
+static void __exit vfb_exit(void)
+{
+	debugfs_remove(vfb_dir);
+}
+
+module_init(vfb_init);
+module_exit(vfb_exit);
+MODULE_DESCRIPTION("vfallback higher-order allocation benchmark");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,53 @@
+#!/bin/bash
+# bisect-check.sh [VARIANT]: build every patch of every stack in turn
+# (pristine + patches 1..i for each i), so that each patch is known to
+# compile on its own. Slow: patches that touch widely included headers
+# rebuild most of the kernel. Writes results/bisect-check.txt.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+variant=${1:-default}
+vf_check_variant "$variant"
+"$VF_TOP/configs/mktree.sh" plain >/dev/null
+top=$(vf_top_stage)
+[ "$top" -ge 1 ] || die "no stage has patches yet"
+tree=$VF_SRC/bisect
+obj=$tree/o-$variant
+rm -rf "$tree"
+mkdir -p "$tree/patches"
+(cd "$VF_SRC/pristine" && find . -mindepth 1 -maxdepth 1 ! -name 'o-*' ! -name '.vf-*' -exec cp -al {} "$tree/" \;)
+: >"$tree/patches/series"
+frags=("$VF_TOP/configs/base.config")
+for ((i = 0; i < top; i++)); do
+	s=${VF_STACKS[$i]}
+	ln -s "$VF_TOP/$s" "$tree/patches/$s"
+	grep -v '^\s*\(#\|$\)' "$VF_TOP/$s/series" | sed "s|^|$s/|" >>"$tree/patches/series"
+	[ -f "$VF_TOP/configs/stage$((i + 1)).config" ] && frags+=("$VF_TOP/configs/stage$((i + 1)).config")
+done
+frags+=("$VF_TOP/configs/variant-$variant.config")
+out=$VF_TOP/results/bisect-check.txt
+{
+	echo "# bisect-check: each patch built in turn, variant $variant"
+	echo "# linux $(cat "$VF_SRC/pristine/.vf-version"), $(date -u +%FT%TZ), gcc $(gcc -dumpversion)"
+} >"$out"
+rc=0
+n=$(wc -l <"$tree/patches/series")
+for ((i = 1; i <= n; i++)); do
+	p=$(sed -n "${i}p" "$tree/patches/series")
+	(cd "$tree" && QUILT_PATCHES=patches quilt push -q >/dev/null) || die "$p does not apply"
+	# Options of later patches do not exist yet: no verification here.
+	(cd "$tree" && KCONFIG_CONFIG="$obj/.config" ARCH=x86_64 \
+		scripts/kconfig/merge_config.sh -n -O "$obj" "${frags[@]}") >"$VF_LOGS/bisect-config.log" 2>&1
+	t0=$(date +%s)
+	say "[$i/$n] building with $p"
+	if make -C "$tree" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$(nproc)" all \
+		>"$VF_LOGS/bisect-$i.log" 2>&1; then
+		w=$(grep -c 'warning:' "$VF_LOGS/bisect-$i.log" || true)
+		echo "PASS: $p builds ($(( $(date +%s) - t0 ))s, $w compiler warnings)" | tee -a "$out"
+	else
+		echo "FAIL: $p does not build (log: $VF_LOGS/bisect-$i.log)" | tee -a "$out"
+		grep -E 'error' "$VF_LOGS/bisect-$i.log" | head -5
+		rc=1
+	fi
+done
+exit $rc
