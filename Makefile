@@ -9,7 +9,7 @@ MEM     ?= 2G
 CPUS    ?= 2
 
 .PHONY: help deps tree kernel initramfs boot test test-debug test-harness check-patches \
-	bisect-check bench clean distclean
+	bisect-check mutation-check bench clean distclean
 
 help:
 	@echo "make test                 the test suite (CI runs this)"
@@ -50,6 +50,9 @@ test-harness:
 
 check-patches: deps
 	@configs/mktree.sh plain >/dev/null && configs/check-patches.sh
+
+mutation-check: deps
+	@configs/mutation-check.sh
 
 bisect-check: deps
 	@configs/bisect-check.sh

@@ -15,6 +15,12 @@
  * from ktime_get_ns(); a failed attempt counts with the time it took to
  * fail, which is what a caller waits for. Sorted, nearest rank.
  *
+ * Clock: ktime_get_ns() when the clocksource resolves better than
+ * VFB_FINE_CLOCK_NS. A guest whose only clocksource is jiffies (no HPET or
+ * PM timer, TSC marked unstable: TCG without ACPI) gets the TSC instead,
+ * calibrated against ktime over one second at load (clock=tsc in the
+ * output). Ratios within one run do not depend on that calibration.
+ *
  * Access cost: seq_ns_per_page writes then reads every 8-byte word of the
  * range in order; rand_ns_per_page does nr_pages * 16 read-modify-writes
  * of 8-byte words at fixed-seed prandom offsets (indices drawn before
@@ -28,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -38,9 +45,10 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/timex.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#if __has_include(<linux/vfallback.h>)
+#ifdef GFP_VFALLBACK	/* stage kernels: PageVcompound(), vfallback_address() */
 #include <linux/vfallback.h>
 #endif
 
@@ -49,10 +57,52 @@
 #define VFB_ACCESS_ROUNDS	3
 #define VFB_RAND_PER_PAGE	16
 #define VFB_SEED		0x76666265ULL	/* "vfbe" */
+#define VFB_FINE_CLOCK_NS	10000
 
 static unsigned int budget_ms = 60000;
 module_param(budget_ms, uint, 0644);
 MODULE_PARM_DESC(budget_ms, "stop a run after this many ms of allocating (default 60000)");
+
+static u64 vfb_tsc_khz;	/* 0: ktime_get_ns() is the clock */
+static u64 vfb_clock_res_ns;
+
+/* Timestamps: ticks of the chosen clock; vfb_ns() turns a difference into ns. */
+static u64 vfb_now(void)
+{
+	return vfb_tsc_khz ? (u64)get_cycles() : ktime_get_ns();
+}
+
+static u64 vfb_ns(u64 delta)
+{
+	return vfb_tsc_khz ? div64_u64(delta * 1000000ULL, vfb_tsc_khz) : delta;
+}
+
+/* Wait for the next change of ktime_get_ns(); returns the new value. */
+static u64 vfb_ktime_edge(void)
+{
+	u64 t0 = ktime_get_ns(), t;
+
+	while ((t = ktime_get_ns()) == t0)
+		cpu_relax();
+	return t;
+}
+
+static void vfb_clock_init(void)
+{
+	u64 e0, e1, c0, c1;
+
+	e0 = vfb_ktime_edge();
+	vfb_clock_res_ns = vfb_ktime_edge() - e0;
+	if (vfb_clock_res_ns <= VFB_FINE_CLOCK_NS || !get_cycles())
+		return;
+
+	e0 = vfb_ktime_edge();
+	c0 = get_cycles();
+	msleep(1000);
+	e1 = vfb_ktime_edge();
+	c1 = get_cycles();
+	vfb_tsc_khz = div64_u64((c1 - c0) * 1000000ULL, e1 - e0);
+}
 
 /* One allocation of any method. */
 struct vfb_buf {
@@ -196,14 +246,14 @@ static u64 vfb_seq_pass(u64 *p, unsigned long words, unsigned long passes)
 	unsigned long i, n;
 	u64 t0, sum = 0;
 
-	t0 = ktime_get_ns();
+	t0 = vfb_now();
 	for (n = 0; n < passes; n++) {
 		for (i = 0; i < words; i++)
 			WRITE_ONCE(p[i], i + n);
 		for (i = 0; i < words; i++)
 			sum += READ_ONCE(p[i]);
 	}
-	t0 = ktime_get_ns() - t0;
+	t0 = vfb_ns(vfb_now() - t0);
 	/* Keep the reads: the sum is written back where it cannot be elided. */
 	WRITE_ONCE(p[0], sum);
 	return t0;
@@ -215,11 +265,11 @@ static u64 vfb_rand_pass(u64 *p, const u32 *idx, unsigned long nr,
 	unsigned long i, n;
 	u64 t0;
 
-	t0 = ktime_get_ns();
+	t0 = vfb_now();
 	for (n = 0; n < passes; n++)
 		for (i = 0; i < nr; i++)
 			WRITE_ONCE(p[idx[i]], READ_ONCE(p[idx[i]]) + 1);
-	return ktime_get_ns() - t0;
+	return vfb_ns(vfb_now() - t0);
 }
 
 /* Access cost of one held allocation; fills seq/rand with -1 on failure. */
@@ -281,13 +331,13 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 	if (!lat)
 		return -ENOMEM;
 
-	start = ktime_get_ns();
+	start = vfb_now();
 	for (i = 0; i < iters; i++) {
 		memset(&b, 0, sizeof(b));
-		t0 = ktime_get_ns();
+		t0 = vfb_now();
 		ok = m->alloc(&b, order);
-		t1 = ktime_get_ns();
-		lat[i] = t1 - t0;
+		t1 = vfb_now();
+		lat[i] = vfb_ns(t1 - t0);
 		if (ok) {
 			r->successes++;
 			if (b.virtual)
@@ -295,20 +345,20 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 			else
 				r->physical++;
 			vfb_touch(b.addr, nr_pages);
-			t0 = ktime_get_ns();
+			t0 = vfb_now();
 			m->free(&b, order);
-			lat[i] += ktime_get_ns() - t0;
+			lat[i] += vfb_ns(vfb_now() - t0);
 		}
 		r->attempts++;
 		cond_resched();
 		if (fatal_signal_pending(current))
 			break;
-		if (ktime_get_ns() - start > budget_ns) {
+		if (vfb_ns(vfb_now() - start) > budget_ns) {
 			r->budget_hit = r->attempts < iters;
 			break;
 		}
 	}
-	r->elapsed_ms = div64_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
+	r->elapsed_ms = div64_u64(vfb_ns(vfb_now() - start), NSEC_PER_MSEC);
 
 	sort(lat, r->attempts, sizeof(*lat), vfb_cmp_u64, NULL);
 	r->p50 = vfb_percentile(lat, r->attempts, 50);
@@ -425,14 +475,14 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 	ret = vfb_run(m, order, iters, access, &r);
 	if (!ret)
 		scnprintf(vfb_last, sizeof(vfb_last),
-			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d\n",
+			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
 			  m->name, order, iters, r.attempts, r.successes,
 			  r.p50, r.p99, r.max, r.seq_ns_per_page,
 			  r.rand_ns_per_page, vfb_path(m, &r),
 			  m->has_path ? r.physical : 0,
 			  m->has_path ? r.virtual : 0,
 			  vfb_access_path(r.access_virtual), r.elapsed_ms,
-			  r.budget_hit);
+			  r.budget_hit, vfb_tsc_khz ? "tsc" : "ktime");
 	mutex_unlock(&vfb_lock);
 	return ret ? ret : count;
 }
@@ -479,6 +529,13 @@ static struct dentry *vfb_dir;
 
 static int __init vfb_init(void)
 {
+	vfb_clock_init();
+	if (vfb_tsc_khz)
+		pr_info("ktime resolution %llu ns: timing with the TSC, %llu kHz against ktime\n",
+			vfb_clock_res_ns, vfb_tsc_khz);
+	else
+		pr_info("timing with ktime_get_ns(), resolution %llu ns\n",
+			vfb_clock_res_ns);
 	vfb_dir = debugfs_create_dir("vfbench", NULL);
 	if (IS_ERR(vfb_dir))
 		return PTR_ERR(vfb_dir);

@@ -1,0 +1,294 @@
+# Benchmark scenario (guest side of bench/run.sh): for each order x method,
+# one vfbench cell (N allocate/touch/free cycles + access cost), with the
+# memory state (buddyinfo, extfrag unusable index, vmstat) taken around it.
+#
+# Parameters, from the kernel command line or from $VF_IN/bench.conf
+# (shell assignments, which win):
+#   vf.bench=quick|full            orders 1,3,5,7,9,10 x 200 iters | 1..10 x 1000
+#   vf.scenario_frag=none|movable|unmovable
+#   vf.methods=a,b,...  vf.orders=1,2,...  vf.iters=N  vf.budget_ms=N
+#   vf.perf=one|all|none           perf stat: every method at one order | every cell
+#   vf.perf_order=N vf.perf_iters=N  that order; the perf record profiles
+#                                  (plain_noretry and vfallback, N iterations)
+#   vf.keep_mb=N                   vffrag keep_mb (unmovable)
+# Output in $VF_OUT: bench-raw.txt (one key=value line per cell),
+# bench-info.txt, cells/ (per-cell state before/after), perf-*.txt.
+#
+# The measurement loop runs in one shell and uses builtins only: a fork
+# needs an order-2 kernel stack, which under "unmovable" only the vffrag
+# OOM notifier can provide by unpinning memory. perf stat therefore wraps
+# a second run of the cells it measures, after the main loop.
+# PASS/FAIL lines are for the harness only (a module that does not load, a
+# refused valid command, bad input accepted); allocation failures are data.
+. /results/scenarios/common.lib
+
+param() { sed -n "s/.*vf\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+bench=$(param bench) frag=$(param scenario_frag) methods=$(param methods)
+orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
+perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
+keep_mb=$(param keep_mb)
+[ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
+bench=${bench:-quick} frag=${frag:-none}
+case "$bench" in
+quick) d_orders="1 3 5 7 9 10" d_iters=200 d_budget=20000 ;;
+full) d_orders="1 2 3 4 5 6 7 8 9 10" d_iters=1000 d_budget=60000 ;;
+*) fail "bench: unknown vf.bench='$bench' (quick or full)"; finish; exit 1 ;;
+esac
+case "$frag" in
+none | movable | unmovable) ;;
+*) fail "bench: unknown vf.scenario_frag='$frag' (none, movable or unmovable)"; finish; exit 1 ;;
+esac
+methods=$(echo "${methods:-plain_noretry,plain,vfallback,vmalloc,kvmalloc}" | tr ',' ' ')
+orders=$(echo "${orders:-$d_orders}" | tr ',' ' ')
+iters=${iters:-$d_iters} budget_ms=${budget_ms:-$d_budget}
+perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:-20000}
+keep_mb=${keep_mb:-0}
+
+RUN=/sys/kernel/debug/vfbench/run
+FRAG=/sys/kernel/debug/vffrag
+CELLS=/tmp/cells	# tmpfs: the loop writes nothing over 9p
+mkdir -p "$CELLS"
+RAW=$VF_OUT/bench-raw.txt
+: >"$RAW"
+
+if ! insmod "$VF_IN/vfbench.ko" budget_ms="$budget_ms"; then
+	fail "bench: insmod vfbench.ko"
+	finish
+	exit 1
+fi
+pass "bench: vfbench.ko loaded"
+have=" $(cat /sys/kernel/debug/vfbench/methods) "
+run_methods=
+for m in $methods; do
+	case "$have" in
+	*" $m "*) run_methods="$run_methods $m" ;;
+	*) skip "bench: method $m: not in this kernel (vfbench methods:$have)" ;;
+	esac
+done
+
+# Bad input: each must be refused with EINVAL (and a pr_warn, no splat).
+for bad in "bogus 3 10" "plain 0 10" "plain 11 10" "plain 3 0" "plain 3 100001" \
+	"plain three 10" "plain 3" "plain 3 10 extra" ""; do
+	if echo "$bad" >$RUN 2>/dev/null; then
+		fail "bench: vfbench accepted bad input '$bad'"
+	else
+		pass "bench: vfbench refuses '$bad'"
+	fi
+done
+
+vf_mode=n/a
+[ -f /sys/kernel/mm/vfallback/mode ] &&
+	vf_mode=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' /sys/kernel/mm/vfallback/mode)
+perf_ok=0
+command -v perf >/dev/null && perf stat -e task-clock -o /dev/null true 2>/dev/null && perf_ok=1
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+# shellcheck disable=SC2086 # word splitting of the lists is intended
+{
+	echo "kernel_release=$(uname -r) vf_mode=$vf_mode scenario=$frag bench=$bench"
+	echo "methods=$(echo $run_methods | tr ' ' ',') orders=$(echo $orders | tr ' ' ',') iters=$iters budget_ms=$budget_ms"
+	echo "mem_total_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$cpus perf=$perf_ok perf_mode=$perf_mode"
+	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+	echo "cmdline=$(cat /proc/cmdline)"
+} >"$VF_OUT/bench-info.txt"
+cat "$VF_OUT/bench-info.txt"
+
+# The measurement loop: one cell per line of the list (TAG METHOD ORDER
+# ITERS [noaccess]). With REFRAG=1 (unmovable) each cell first compacts
+# and re-pins whatever compaction and the frees since the last cell
+# made, so that every cell starts from the same state.
+cat >/tmp/vfloop.sh <<'EOF'
+# vfloop.sh LIST REFRAG(0|1): builtins only.
+cap() { while IFS= read -r l; do echo "$l"; done <"$1" >"$2"; }
+while read -r tag cmd; do
+	d=/tmp/cells/$tag
+	if [ "$2" = 1 ]; then
+		echo 3 >/proc/sys/vm/drop_caches
+		echo 1 >/proc/sys/vm/compact_memory
+		echo refrag >/sys/kernel/debug/vffrag/control
+		cap /sys/kernel/debug/vffrag/status "$d.frag.before"
+	fi
+	cap /proc/vmstat "$d.vmstat.before"
+	cap /proc/buddyinfo "$d.buddy.before"
+	cap /sys/kernel/debug/extfrag/unusable_index "$d.unusable.before"
+	cap /proc/zoneinfo "$d.zoneinfo.before"
+	if echo "$cmd" >/sys/kernel/debug/vfbench/run; then st=ok; else st=write_failed; fi
+	cap /proc/vmstat "$d.vmstat.after"
+	cap /proc/buddyinfo "$d.buddy.after"
+	cap /sys/kernel/debug/extfrag/unusable_index "$d.unusable.after"
+	cap /proc/zoneinfo "$d.zoneinfo.after"
+	[ "$2" = 1 ] && cap /sys/kernel/debug/vffrag/status "$d.frag.after"
+	if [ $st = ok ]; then read -r res </sys/kernel/debug/vfbench/run; else res=; fi
+	echo "status=$st $res" >"$d.result"
+	echo "  $tag: $st ${res%% path=*}"
+done <"$1"
+EOF
+
+# Stressors for "movable": ~70% of available memory in movable pages that
+# keep moving (vm keeps its mapping, mmapmany maps/unmaps single pages,
+# pagemove remaps), at low priority so that the cell is not starved.
+stress_pid=
+if [ "$frag" = movable ]; then
+	avail=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
+	vm_kb=$((avail * 45 / 100)) pm_kb=$((avail * 10 / 100))
+	echo "movable: stress-ng vm ${vm_kb}k (keep), pagemove ${pm_kb}k, mmapmany (~15%) of ${avail}k available"
+	nice -n 10 stress-ng --vm 1 --vm-bytes "${vm_kb}k" --vm-keep \
+		--pagemove 1 --pagemove-bytes "${pm_kb}k" --mmapmany 1 \
+		--timeout 7200s --metrics-brief >"$VF_OUT/stress-ng.log" 2>&1 &
+	stress_pid=$!
+	sleep 20
+	if kill -0 "$stress_pid" 2>/dev/null; then pass "bench: stress-ng movable load running"; else fail "bench: stress-ng did not start (see stress-ng.log)"; fi
+	grep -E '^(MemFree|MemAvailable|AnonPages)' /proc/meminfo
+fi
+refrag=0
+if [ "$frag" = unmovable ]; then
+	echo "unmovable: loading vffrag (keep_mb=$keep_mb)"
+	if insmod "$VF_IN/vffrag.ko" keep_mb="$keep_mb" && [ -f $FRAG/status ]; then
+		pass "bench: vffrag.ko loaded"
+		cat $FRAG/status
+		refrag=1
+		# Reclaimable memory (caches) and movable pages next to free
+		# odd pages are what reclaim and compaction could still turn
+		# into order >= 1 blocks: drop caches, compact, then split
+		# what that made, until nothing is gained. Builtins only.
+		mop_blocks() { read -r st <$FRAG/status; st=${st#*mop_blocks=}; mb=${st%% *}; }
+		for round in 1 2 3 4 5 6; do
+			mop_blocks; b0=$mb
+			echo 3 >/proc/sys/vm/drop_caches
+			echo 1 >/proc/sys/vm/compact_memory
+			echo refrag >$FRAG/control
+			mop_blocks; b1=$mb
+			echo "unmovable: compaction round $round: $((b1 - b0)) blocks made and split"
+			[ "$b1" = "$b0" ] && break
+		done
+		cat $FRAG/status
+	else
+		fail "bench: insmod vffrag.ko"
+	fi
+fi
+grep -E '^(MemFree|MemAvailable)' /proc/meminfo
+snapshot "$frag-start"
+cat /proc/zoneinfo >"$VF_OUT/zoneinfo-$frag-start"
+
+# The cells, order-major so that the methods of one order see the same
+# conditions (matters under the moving load of "movable").
+: >/tmp/cells.list
+for o in $orders; do
+	for m in $run_methods; do
+		echo "$frag-$m-o$o $m $o $iters" >>/tmp/cells.list
+	done
+done
+echo "bench: $(wc -l </tmp/cells.list) cells, $iters iterations each"
+t0=$(date +%s)
+sh /tmp/vfloop.sh /tmp/cells.list $refrag
+echo "bench: measurement loop took $(($(date +%s) - t0))s"
+
+# perf stat: a second run of the cells of one order per method (or of
+# all), wrapped; TCG has no hardware counters, which perf reports as
+# not supported and which are recorded as "unsupported".
+stat_order=$(echo "$orders" | tr ' ' '\n' | tail -1)
+case " $orders " in *" $perf_order "*) stat_order=$perf_order ;; esac
+perf_val() { # FILE EVENT: value, or "unsupported"
+	awk -F, -v e="$2" '$3 ~ "^"e { v = $1 } END {
+		if (v == "" || v ~ /not (supported|counted)/) print "unsupported"; else print v }' "$1" 2>/dev/null
+}
+if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
+	for o in $orders; do
+		[ "$perf_mode" = all ] || [ "$o" = "$stat_order" ] || continue
+		for m in $run_methods; do
+			tag=$frag-$m-o$o
+			echo "$tag-perf $m $o $iters" >/tmp/cell.list
+			perf stat -x, -o "$CELLS/$tag.perfstat" -e task-clock,page-faults,dTLB-load-misses -- \
+				sh /tmp/vfloop.sh /tmp/cell.list $refrag
+		done
+	done
+fi
+
+# Post-processing (forks allowed from here on).
+VMKEYS="compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgmigrate_success pgmigrate_fail allocstall_dma32 allocstall_normal oom_kill vfallback_physical vfallback_virtual vfallback_fail vfallback_free"
+vm_delta() { # BEFORE AFTER: key=delta for VMKEYS
+	awk -v keys="$VMKEYS" 'NR == FNR { b[$1] = $2; next } { a[$1] = $2 }
+		END { n = split(keys, k, " "); for (i = 1; i <= n; i++)
+			printf "%s%s=%s", (i > 1 ? " " : ""), k[i], (k[i] in a) ? a[k[i]] - b[k[i]] : "n/a" }' "$1" "$2"
+}
+unusable_at() { # FILE ORDER: the unusable index of the largest zone (Normal, else DMA32)
+	awk -v o="$2" '$4 == "Normal" { n = $(5 + o) } $4 == "DMA32" { d = $(5 + o) }
+		END { print (n != "" ? n : (d != "" ? d : "n/a")) }' "$1" 2>/dev/null
+}
+free_ge() { # FILE ORDER: free blocks of order >= ORDER, all zones
+	awk -v o="$2" '$3 == "zone" { for (j = o; j <= 10; j++) s += $(5 + j) } END { print s + 0 }' "$1"
+}
+frag_key() { # FILE KEY
+	sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$1" 2>/dev/null
+}
+while read -r tag m o _; do
+	d=$CELLS/$tag
+	res=$(cat "$d.result" 2>/dev/null)
+	case "$res" in
+	status=ok*) ;;
+	*)
+		fail "bench: vfbench refused '$m $o $iters' (see the console)"
+		res="status=write_failed method=$m order=$o iters=$iters attempts=0 successes=0"
+		;;
+	esac
+	line="scenario=$frag kernel_release=$(uname -r) vf_mode=$vf_mode $res $(vm_delta "$d.vmstat.before" "$d.vmstat.after")"
+	line="$line unusable_before=$(unusable_at "$d.unusable.before" "$o") unusable_after=$(unusable_at "$d.unusable.after" "$o")"
+	line="$line free_ge_order_before=$(free_ge "$d.buddy.before" "$o") free_ge_order_after=$(free_ge "$d.buddy.after" "$o")"
+	if [ $refrag = 1 ]; then
+		line="$line oom_released=$(( $(frag_key "$d.frag.after" oom_released) - $(frag_key "$d.frag.before" oom_released) ))"
+	else
+		line="$line oom_released=n/a"
+	fi
+	if [ -f "$d.perfstat" ]; then
+		line="$line perf_stat=rerun perf_task_clock_ms=$(perf_val "$d.perfstat" task-clock)"
+		line="$line perf_page_faults=$(perf_val "$d.perfstat" page-faults) perf_dtlb_load_misses=$(perf_val "$d.perfstat" dTLB-load-misses)"
+	else
+		line="$line perf_stat=n/a perf_task_clock_ms=n/a perf_page_faults=n/a perf_dtlb_load_misses=n/a"
+	fi
+	echo "$line" >>"$RAW"
+	echo "[$frag] $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(method|order|successes|p99_ns|seq_ns_per_page|rand_ns_per_page|path|compact_stall|oom_released)=/) printf "%s ", $i; print "" }')"
+done </tmp/cells.list
+
+# Profiles of the allocate/free loop alone (no access phase): physical
+# (plain_noretry) against the vfallback path, top symbols.
+if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
+	echo 10000 >/sys/module/vfbench/parameters/budget_ms
+	for m in plain_noretry vfallback; do
+		case " $run_methods " in *" $m "*) ;; *) continue ;; esac
+		tag=$frag-$m-o$perf_order-profile
+		echo "$tag $m $perf_order $perf_iters noaccess" >/tmp/cell.list
+		if perf record -q -e cpu-clock -o "/tmp/$tag.data" -- \
+			sh /tmp/vfloop.sh /tmp/cell.list $refrag >/dev/null 2>"$CELLS/$tag.record.err"; then
+			{
+				echo "# perf record -e cpu-clock: $m order $perf_order x $perf_iters (allocate/touch/free loop), scenario $frag"
+				echo "# $(cat "$CELLS/$tag.result")"
+				perf report -i "/tmp/$tag.data" --stdio --sort symbol 2>/dev/null |
+					grep -v '^#' | grep -v '^$' | head -10
+			} >"$VF_OUT/perf-top-$tag.txt"
+			echo "perf profile $tag:"
+			sed 's/^/    /' "$VF_OUT/perf-top-$tag.txt"
+		else
+			fail "bench: perf record of $m order $perf_order"
+			sed 's/^/    /' "$CELLS/$tag.record.err"
+		fi
+		rm -f "/tmp/$tag.data"
+	done
+	echo "$budget_ms" >/sys/module/vfbench/parameters/budget_ms
+else
+	skip "bench: perf profiles: perf does not run in this guest or vf.perf=none"
+fi
+
+snapshot "$frag-end"
+if [ -n "$stress_pid" ]; then
+	kill "$stress_pid" 2>/dev/null
+	wait "$stress_pid" 2>/dev/null
+	tail -12 "$VF_OUT/stress-ng.log"
+fi
+if [ $refrag = 1 ]; then
+	tee "$VF_OUT/vffrag-status.txt" <$FRAG/status
+	check "bench: rmmod vffrag (frees every held page)" rmmod vffrag
+fi
+check "bench: rmmod vfbench" rmmod vfbench
+mkdir -p "$VF_OUT/cells"
+cp "$CELLS"/* "$VF_OUT/cells/" 2>/dev/null
+echo "bench: $(wc -l <"$RAW") cells in $RAW"
+finish
