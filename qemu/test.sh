@@ -80,11 +80,13 @@ boot_stage() {
 }
 
 echo "vfallback test run ($mode) on $(hostname), $(date -u +%FT%TZ)"
-step "harness self-tests" bash "$VF_TOP/qemu/tests/test-harness.sh"
 step "pristine tree" "$VF_TOP/configs/mktree.sh" plain
+step "harness self-tests" bash "$VF_TOP/qemu/tests/test-harness.sh"
 top=${STAGE:-$(vf_top_stage)}
 echo "highest stage with patches: $top" | tee -a "$log"
 step "patch checks" "$VF_TOP/configs/check-patches.sh"
+[ -f "$VF_TOP/bench/tests/test_process.py" ] &&
+	step "bench result processing (fixed input)" python3 "$VF_TOP/bench/tests/test_process.py"
 [ "$top" -ge 1 ] && step "stack applies" tree_applies "$top"
 
 if [ "$mode" = full ]; then

@@ -123,21 +123,53 @@ while read -r tag cmd; do
 done <"$1"
 EOF
 
-# Stressors for "movable": ~70% of available memory in movable pages that
-# keep moving (vm keeps its mapping, mmapmany maps/unmaps single pages,
-# pagemove remaps), at low priority so that the cell is not starved.
-stress_pid=
+# "movable": stress-ng memory stressors keep running during the
+# measurements (three vm workers keep their mappings, mmapmany maps and
+# unmaps single pages, pagemove remaps), at nice 10 so that the cells are
+# not starved; ~45% of available memory. Stressors alone leave free memory
+# in large blocks, so the rest of memory, less a margin for mmapmany, is
+# then filled with a tmpfs file (movable page cache) of which every other
+# 4 KiB page is punched out: free memory is scattered between movable
+# pages, which compaction can move. THP is off during the scenario so that
+# anonymous memory is faulted in 4 KiB pages.
+stress_pid= thp=/sys/kernel/mm/transparent_hugepage/enabled thp_was=
 if [ "$frag" = movable ]; then
+	if [ -w $thp ]; then
+		thp_was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' $thp)
+		echo never >$thp
+	fi
 	avail=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
-	vm_kb=$((avail * 45 / 100)) pm_kb=$((avail * 10 / 100))
-	echo "movable: stress-ng vm ${vm_kb}k (keep), pagemove ${pm_kb}k, mmapmany (~15%) of ${avail}k available"
-	nice -n 10 stress-ng --vm 1 --vm-bytes "${vm_kb}k" --vm-keep \
-		--pagemove 1 --pagemove-bytes "${pm_kb}k" --mmapmany 1 \
+	vm_kb=$((avail * 13 / 100)) pm_kb=$((avail * 6 / 100))
+	echo "movable: stress-ng 3 x vm ${vm_kb}k (keep), pagemove ${pm_kb}k, mmapmany, of ${avail}k available; THP ${thp_was:-n/a} -> never"
+	# shellcheck disable=SC2016 # $$ is the inner shell's
+	sh -c 'renice -n 10 -p $$ >/dev/null; exec "$@"' stress-ng stress-ng \
+		--vm 3 --vm-bytes "${vm_kb}k" --vm-keep --mmapmany 1 \
+		--pagemove 1 --pagemove-bytes "${pm_kb}k" \
 		--timeout 7200s --metrics-brief >"$VF_OUT/stress-ng.log" 2>&1 &
 	stress_pid=$!
-	sleep 20
+	sleep 15
 	if kill -0 "$stress_pid" 2>/dev/null; then pass "bench: stress-ng movable load running"; else fail "bench: stress-ng did not start (see stress-ng.log)"; fi
-	grep -E '^(MemFree|MemAvailable|AnonPages)' /proc/meminfo
+	avail=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
+	file_mb=$(( (avail - 350 * 1024) / 1024 ))
+	if [ "$file_mb" -gt 64 ]; then
+		# A tmpfs of its own: /tmp (half of memory) must keep room.
+		mkdir -p /mnt/movable
+		mount -t tmpfs -o size=$((file_mb + 8))m movable /mnt/movable
+		dd if=/dev/zero of=/mnt/movable/fill bs=1M count="$file_mb" 2>/dev/null
+		awk -v n=$((file_mb * 256)) 'BEGIN { for (i = 1; i < n; i += 2) printf "fpunch %d 4096\n", i * 4096 }' \
+			>/tmp/movable.cmds
+		xfs_io /mnt/movable/fill </tmp/movable.cmds >/tmp/movable.out 2>&1
+		rm -f /tmp/movable.cmds
+		used_kb=$(du -k /mnt/movable/fill | cut -f1)
+		if [ "$used_kb" -le $((file_mb * 1024 * 6 / 10)) ]; then
+			pass "bench: movable fill: ${file_mb} MiB tmpfs file, every other page punched out (${used_kb} KiB left)"
+		else
+			fail "bench: movable fill: punching every other page of the tmpfs file ($used_kb KiB left of $((file_mb * 1024)))"
+			head -5 /tmp/movable.out
+		fi
+	fi
+	grep -E '^(MemFree|MemAvailable|AnonPages|Shmem):' /proc/meminfo
+	cat /proc/buddyinfo
 fi
 refrag=0
 if [ "$frag" = unmovable ]; then
@@ -282,6 +314,8 @@ if [ -n "$stress_pid" ]; then
 	kill "$stress_pid" 2>/dev/null
 	wait "$stress_pid" 2>/dev/null
 	tail -12 "$VF_OUT/stress-ng.log"
+	umount /mnt/movable 2>/dev/null
+	[ -n "$thp_was" ] && echo "$thp_was" >$thp
 fi
 if [ $refrag = 1 ]; then
 	tee "$VF_OUT/vffrag-status.txt" <$FRAG/status

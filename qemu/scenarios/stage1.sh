@@ -28,6 +28,11 @@ losetup /dev/loop0 /tmp/swapfile
 check "mkswap 1 GiB" mkswap /dev/loop0
 check "swapon" swapon /dev/loop0
 check "swap is active" grep -q loop0 /proc/swaps
+vc=$(grep -c ' vcompound' /proc/vmallocinfo || true)
+echo "vcompound areas in /proc/vmallocinfo while swap is on: $vc"
+if [ "$expect" = always ]; then
+	check "always: swap arrays are vcompound areas in /proc/vmallocinfo" test "$vc" -ge 2
+fi
 p1=$(vmstat vfallback_physical) v1=$(vmstat vfallback_virtual)
 check "swapoff" swapoff /dev/loop0
 losetup -d /dev/loop0

@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""Turn raw benchmark outputs into results/: alloc.csv, README.md, plots.
+
+Usage: process.py [--out DIR] [--title TEXT] RUNS_DIR
+
+RUNS_DIR holds one directory per boot (kernel x variant x scenario), each
+with a `meta` file written by the host (key=value lines: kernel, variant,
+accel, mem, cpus, scenario, boot, methods, orders, ...) and the guest's
+outputs, either directly or under out/: bench-raw.txt (one key=value line
+per cell), bench-info.txt, perf-top-*.txt. A cell that a boot should have
+measured but did not report (crash, timeout) becomes a row with
+status=missing and successes=0: failed cells are recorded, never dropped.
+
+Writes DIR/alloc.csv (the first columns are fixed, see COLUMNS), DIR/README.md
+(tables written from the data) and DIR/*.png (matplotlib, Agg backend).
+Absolute times under TCG are emulator times: the headline figures are
+ratios within one boot.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+COLUMNS = ["kernel", "variant", "accel", "scenario", "method", "order",
+           "attempts", "successes", "p50_ns", "p99_ns", "max_ns",
+           "seq_ns_per_page", "rand_ns_per_page", "compact_stall"]
+EXTRA = ["status", "run", "iters", "success_rate", "path", "physical", "virtual",
+         "access_path", "elapsed_ms", "budget_hit", "clock",
+         "vfallback_physical", "vfallback_virtual", "vfallback_fail",
+         "vfallback_free", "oom_released", "unusable_before", "unusable_after",
+         "free_ge_order_before", "free_ge_order_after", "compact_fail",
+         "compact_success", "compact_migrate_scanned", "compact_free_scanned",
+         "compact_isolated", "pgmigrate_success", "pgmigrate_fail",
+         "allocstall_dma32", "allocstall_normal", "oom_kill", "perf_stat",
+         "perf_task_clock_ms", "perf_page_faults", "perf_dtlb_load_misses",
+         "kernel_release", "vf_mode", "mem", "cpus", "guest_cpus", "boot"]
+METHODS = ["plain_noretry", "plain", "vfallback", "vmalloc", "kvmalloc"]
+HEADLINE_METHODS = ["plain", "plain_noretry", "vfallback"]
+SCENARIOS = ["none", "movable", "unmovable"]
+VARIANTS = ["default", "always", "debug"]
+QUICK_ORDERS = [1, 3, 5, 7, 9, 10]
+FULL_ORDERS = list(range(1, 11))
+
+
+def kv_line(line):
+    """Parse 'k=v k=v ...' (values without spaces) into a dict."""
+    out = {}
+    for tok in line.split():
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            out[k] = v
+    return out
+
+
+def read_kv_file(path):
+    """A key=value file (one or more pairs per line); {} if absent."""
+    d = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("cmdline="):
+                    d["cmdline"] = line[len("cmdline="):]
+                elif line and not line.startswith("#"):
+                    d.update(kv_line(line))
+    except OSError:
+        pass
+    return d
+
+
+def num(v):
+    """int or float from a raw value; None for n/a, empty or -1 markers."""
+    if v is None or v in ("", "n/a", "unsupported"):
+        return None
+    try:
+        x = float(v)
+    except ValueError:
+        return None
+    if x == -1:
+        return None
+    return int(x) if x.is_integer() else x
+
+
+def kernel_key(k):
+    """plain first, then stage kernels by number."""
+    if k == "plain":
+        return (0, 0)
+    digits = "".join(c for c in k if c.isdigit())
+    return (1, int(digits) if digits else 99)
+
+
+def find_runs(root):
+    """Directories under root (itself or one/two levels down) with a meta file."""
+    runs = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "meta" in filenames:
+            runs.append(dirpath)
+            dirnames[:] = []
+        elif dirpath[len(root):].count(os.sep) >= 2:
+            dirnames[:] = []
+    return sorted(runs)
+
+
+def guest_file(run, name):
+    for p in (os.path.join(run, "out", name), os.path.join(run, name)):
+        if os.path.exists(p):
+            return p
+    return os.path.join(run, name)
+
+
+def expected_cells(meta, info):
+    methods = (info.get("methods") or meta.get("methods") or "").split(",")
+    methods = [m for m in methods if m]
+    orders = (info.get("orders") or meta.get("orders") or "").split(",")
+    orders = [int(o) for o in orders if o.strip().isdigit()]
+    if not orders:
+        orders = FULL_ORDERS if meta.get("bench") == "full" else QUICK_ORDERS
+    if not methods:
+        methods = [m for m in METHODS if m != "vfallback" or meta.get("kernel") != "plain"]
+    return methods, orders
+
+
+def load_run(run):
+    """Rows (dicts with COLUMNS + EXTRA) of one boot, missing cells included."""
+    meta = read_kv_file(os.path.join(run, "meta"))
+    info = read_kv_file(guest_file(run, "bench-info.txt"))
+    base = {
+        "kernel": meta.get("kernel", "?"),
+        "variant": meta.get("variant", "?"),
+        "accel": meta.get("accel", "?"),
+        "mem": meta.get("mem", ""),
+        "cpus": meta.get("cpus", ""),
+        "guest_cpus": info.get("cpus", ""),
+        "boot": meta.get("boot", ""),
+        "run": os.path.basename(run.rstrip(os.sep)),
+    }
+    scenario = meta.get("scenario") or info.get("scenario") or "?"
+    rows = {}
+    raw = guest_file(run, "bench-raw.txt")
+    if os.path.exists(raw):
+        with open(raw) as f:
+            for line in f:
+                d = kv_line(line)
+                if "method" not in d or "order" not in d:
+                    continue
+                row = dict(base)
+                row["scenario"] = d.get("scenario", scenario)
+                for k in COLUMNS[4:] + EXTRA:
+                    if k in d and k not in base:
+                        row[k] = d[k]
+                row["status"] = d.get("status", "ok")
+                rows[(row["method"], int(row["order"]))] = row
+    methods, orders = expected_cells(meta, info)
+    for m in methods:
+        for o in orders:
+            if (m, o) not in rows:
+                row = dict(base)
+                row.update(scenario=scenario, method=m, order=str(o),
+                           attempts="0", successes="0",
+                           status="missing" if os.path.exists(raw) else "no_data")
+                rows[(m, o)] = row
+    for row in rows.values():
+        a, s = num(row.get("attempts")), num(row.get("successes"))
+        row["success_rate"] = f"{100.0 * s / a:.1f}" if a else "0.0"
+        if row.get("status") != "ok":
+            row["success_rate"] = "0.0"
+    return meta, info, list(rows.values())
+
+
+def sort_key(r):
+    return (kernel_key(r["kernel"]),
+            VARIANTS.index(r["variant"]) if r["variant"] in VARIANTS else 9,
+            SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS else 9,
+            METHODS.index(r["method"]) if r["method"] in METHODS else 9,
+            int(r["order"]))
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS + EXTRA)
+        for r in rows:
+            out = []
+            for k in COLUMNS + EXTRA:
+                v = r.get(k, "")
+                out.append("" if v == "n/a" else v)
+            w.writerow(out)
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e9:
+        return f"{ns / 1e9:.2f} s"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns:.0f} ns"
+
+
+def kv_label(kernel, variant):
+    return f"{kernel}/{variant}"
+
+
+def cell(rows, kernel, variant, scenario, method, order):
+    for r in rows:
+        if (r["kernel"], r["variant"], r["scenario"], r["method"], int(r["order"])) == \
+                (kernel, variant, scenario, method, order):
+            return r
+    return None
+
+
+def success_cell(r):
+    if r is None:
+        return "n/a"
+    if r.get("status") not in ("ok", None):
+        return f"**{r['status']}**"
+    a = num(r.get("attempts")) or 0
+    s = num(r.get("successes")) or 0
+    rate = f"{100.0 * s / a:.0f}%" if a else "0%"
+    extra = ""
+    if r.get("budget_hit") == "1":
+        extra = f" ({a} tries, budget)"
+    return f"{rate} · {fmt_ns(num(r.get('p99_ns')))}{extra}"
+
+
+def ratio(a, b):
+    a, b = num(a), num(b)
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt_ratio(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def access_ratios(rows, kvs, orders):
+    """Per order: virtual/physical ratios (seq, rand), within one boot."""
+    out = []
+    scen_pref = ["none", "movable", "unmovable"]
+    for o in orders:
+        line = {"order": o}
+        # always variant: vfallback (virtual) vs plain_noretry (physical), same boot
+        for (k, v) in kvs:
+            if v != "always":
+                continue
+            for s in scen_pref:
+                virt = cell(rows, k, v, s, "vfallback", o)
+                phys = cell(rows, k, v, s, "plain_noretry", o) or cell(rows, k, v, s, "plain", o)
+                if virt and phys and virt.get("access_path") == "virtual" and \
+                        phys.get("access_path") == "physical":
+                    rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
+                    rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
+                    if rs is not None:
+                        line["always"] = (rs, rr, f"{k}/{v}, {s}")
+                        break
+        # vmalloc (virtual, 4 KiB mappings) vs plain_noretry, each kernel, same boot
+        for (k, v) in kvs:
+            for s in scen_pref:
+                virt = cell(rows, k, v, s, "vmalloc", o)
+                phys = cell(rows, k, v, s, "plain_noretry", o)
+                if virt and phys and phys.get("access_path") == "physical":
+                    rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
+                    rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
+                    if rs is not None:
+                        line.setdefault("vmalloc", {})[f"{k}/{v}"] = (rs, rr, s)
+                        break
+        # across boots: always vfallback vs default vfallback (physical), scenario none
+        for (k, v) in kvs:
+            if v != "always":
+                continue
+            virt = cell(rows, k, "always", "none", "vfallback", o)
+            phys = cell(rows, k, "default", "none", "vfallback", o)
+            if virt and phys and phys.get("access_path") == "physical":
+                rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
+                rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
+                if rs is not None:
+                    line["across"] = (rs, rr, k)
+        out.append(line)
+    return out
+
+
+def checks(rows, kvs, orders):
+    """Acceptance statements, evaluated on the data."""
+    lines = []
+    for (k, v) in kvs:
+        if k == "plain":
+            continue
+        fails = []
+        for o in orders:
+            pn = cell(rows, k, v, "unmovable", "plain_noretry", o)
+            vf = cell(rows, k, v, "unmovable", "vfallback", o)
+            pl = cell(rows, k, v, "unmovable", "plain", o)
+            if not pn or not vf or num(pn.get("attempts")) is None:
+                continue
+            if (num(pn.get("successes")) or 0) < (num(pn.get("attempts")) or 0):
+                a, s = num(vf.get("attempts")) or 0, num(vf.get("successes")) or 0
+                full = a > 0 and s == a and vf.get("status") == "ok"
+                p99_vf, p99_pl = num(vf.get("p99_ns")), num(pl.get("p99_ns")) if pl else None
+                faster = p99_vf is not None and p99_pl is not None and p99_vf < p99_pl
+                fails.append((o, full, faster, p99_vf, p99_pl))
+        if not any((r["kernel"], r["variant"], r["scenario"]) == (k, v, "unmovable") for r in rows):
+            lines.append(f"- {k}/{v}, unmovable: not measured")
+            continue
+        if not fails:
+            lines.append(f"- {k}/{v}, unmovable: plain_noretry never failed, nothing to compare")
+            continue
+        ok100 = all(f[1] for f in fails)
+        okp99 = all(f[2] for f in fails)
+        orders_s = ",".join(str(f[0]) for f in fails)
+        lines.append(f"- {k}/{v}, unmovable, orders where plain_noretry failed ({orders_s}): "
+                     f"vfallback 100% successful: **{'yes' if ok100 else 'no'}**; "
+                     f"vfallback p99 below plain: **{'yes' if okp99 else 'no'}**"
+                     + ("" if okp99 else " (" + ", ".join(
+                         f"order {f[0]}: {fmt_ns(f[3])} vs {fmt_ns(f[4])}" for f in fails if not f[2]) + ")"))
+    for (k, v) in kvs:
+        if v != "always":
+            continue
+        have = [o for o in orders
+                if (r := cell(rows, k, v, "none", "vfallback", o)) and r.get("access_path") == "virtual"
+                and num(r.get("seq_ns_per_page")) is not None]
+        lines.append(f"- {k}/{v}: virtual access cost measured at orders "
+                     f"{','.join(map(str, have)) or 'none'} of {','.join(map(str, orders))}")
+    return lines
+
+
+def plots(rows, kvs, orders, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        print(f"process: no plots (matplotlib: {e})", file=sys.stderr)
+        return []
+    written = []
+    scenarios = [s for s in SCENARIOS if any(r["scenario"] == s for r in rows)]
+    colors = {"plain": "tab:blue", "plain_noretry": "tab:cyan", "vfallback": "tab:red",
+              "vmalloc": "tab:green", "kvmalloc": "tab:olive"}
+    markers = {"plain": "o", "plain_noretry": "s", "vfallback": "^", "vmalloc": "x", "kvmalloc": "d"}
+    dashes = ["-", "--", ":", "-."]
+
+    def style(k, v, m):
+        i = kvs.index((k, v)) if (k, v) in kvs else 0
+        return dict(color=colors.get(m), marker=markers.get(m), linestyle=dashes[i % len(dashes)],
+                    label=f"{k}/{v} {m}")
+
+    def legend_of(axs):
+        seen = {}
+        for ax in axs:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                seen.setdefault(lab, h)
+        return list(seen.values()), list(seen.keys())
+
+    def series(k, v, s, m, key):
+        xs, ys = [], []
+        for o in orders:
+            r = cell(rows, k, v, s, m, o)
+            if r is None:
+                continue
+            y = key(r)
+            if y is not None:
+                xs.append(o)
+                ys.append(y)
+        return xs, ys
+
+    def rate(r):
+        a = num(r.get("attempts")) or 0
+        return 100.0 * (num(r.get("successes")) or 0) / a if a and r.get("status") == "ok" else 0.0
+
+    for name, key, ylabel, logy in (
+            ("success_rate.png", rate, "success rate (%)", False),
+            ("p99_latency.png", lambda r: num(r.get("p99_ns")), "p99 alloc+free latency (ns, TCG)", True)):
+        fig, axes = plt.subplots(1, max(1, len(scenarios)), figsize=(5.5 * max(1, len(scenarios)), 5.5),
+                                 squeeze=False)
+        for ax, s in zip(axes[0], scenarios):
+            for (k, v) in kvs:
+                for m in METHODS:
+                    xs, ys = series(k, v, s, m, key)
+                    if xs:
+                        ax.plot(xs, ys, **style(k, v, m))
+            ax.set_title(f"scenario: {s}")
+            ax.set_xlabel("order")
+            ax.set_ylabel(ylabel)
+            ax.set_xticks(orders)
+            if logy:
+                ax.set_yscale("log")
+            else:
+                ax.set_ylim(-5, 105)
+            ax.grid(alpha=0.3)
+        handles, labels = legend_of(axes[0])
+        fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=min(5, max(1, len(labels))))
+        fig.tight_layout(rect=(0, 0.08 + 0.03 * (len(labels) // 5), 1, 1))
+        fig.savefig(os.path.join(outdir, name), dpi=110)
+        plt.close(fig)
+        written.append(name)
+
+    # Access cost: ns per page (seq, rand), scenario none, per kernel/variant.
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5.5), squeeze=False)
+    for ax, field, title in ((axes[0][0], "seq_ns_per_page", "sequential"),
+                             (axes[0][1], "rand_ns_per_page", "random 8-byte RMW")):
+        for (k, v) in kvs:
+            for m in METHODS:
+                xs, ys = series(k, v, "none", m, lambda r: num(r.get(field)))
+                if xs:
+                    ax.plot(xs, ys, **style(k, v, m))
+        ax.set_title(f"access cost, {title} (scenario none)")
+        ax.set_xlabel("order")
+        ax.set_ylabel("ns per page (TCG)")
+        ax.set_xticks(orders)
+        ax.grid(alpha=0.3)
+    handles, labels = legend_of(axes[0])
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=min(5, max(1, len(labels))))
+    fig.tight_layout(rect=(0, 0.08 + 0.03 * (len(labels) // 5), 1, 1))
+    fig.savefig(os.path.join(outdir, "access_cost.png"), dpi=110)
+    plt.close(fig)
+    written.append("access_cost.png")
+    return written
+
+
+def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src):
+    L = []
+    L.append("# Benchmark results: plain higher-order allocation vs virtual fallback")
+    L.append("")
+    L.append(f"Generated by `bench/process.py` from the raw outputs in `{src}`; "
+             "do not edit by hand (`make bench` rewrites it). Data: `alloc.csv`.")
+    L.append("")
+    L.append("## Conditions")
+    L.append("")
+    accels = sorted({m.get("accel", "?") for m in metas})
+    mems = sorted({m.get("mem", "?") for m in metas})
+    cpus = sorted({m.get("cpus", "?") for m in metas})
+    gcpus = sorted({i.get("cpus", "?") for i in infos if i})
+    rels = sorted({f"{m.get('kernel')}/{m.get('variant')}: {m.get('kernel_version', '?')}" for m in metas})
+    clocks = sorted({r.get("clock") for r in rows if r.get("clock")})
+    L.append(f"- Accelerator: {', '.join(accels)}"
+             + (" (QEMU TCG: emulated CPU, no hardware performance counters)" if "tcg" in accels else ""))
+    L.append(f"- Kernels: {'; '.join(rels)}")
+    L.append(f"- Guest: memory {', '.join(mems)}, CPUs requested {', '.join(cpus)}"
+             + (f", CPUs online in the guest {', '.join(gcpus)}" if gcpus else ""))
+    if meta_json:
+        L.append(f"- Date: {meta_json.get('date', '?')}; host CPU: {meta_json.get('host_cpu', '?')}; "
+                 f"bench mode: {meta_json.get('bench', '?')}")
+    if clocks:
+        L.append(f"- Timing clock in the guest: {', '.join(clocks)} (tsc: the guest clocksource was "
+                 "too coarse, the module timed with the TSC calibrated against ktime)"
+                 if "tsc" in clocks else f"- Timing clock in the guest: {', '.join(clocks)}")
+    L.append("- **Absolute times are emulator times** (TCG): only ratios between methods "
+             "measured in the same boot mean something; comparisons across boots are marked.")
+    L.append("- Latency: per attempt, allocation + free (the touch is not timed); a failed "
+             "attempt counts with the time it took to fail. p99 over all attempts.")
+    L.append("- Scenarios: `none` (fresh guest), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
+             "memory, running during the measurement), `unmovable` (bench/vffrag.ko pins every "
+             "other page; compaction cannot repair it; its OOM notifier releases pinned pages "
+             "instead of an OOM kill, counted in the `oom_released` column).")
+    L.append("")
+    L.append("## Success rate and p99 latency by order")
+    L.append("")
+    L.append("Each cell: success rate · p99 latency of allocate+free. `n/a`: method not in "
+             "that kernel; **missing**/**no_data**: the boot did not report the cell.")
+    for s in SCENARIOS:
+        if not any(r["scenario"] == s for r in rows):
+            continue
+        L.append("")
+        L.append(f"### Scenario `{s}`")
+        L.append("")
+        cols = [(k, v, m) for (k, v) in kvs for m in HEADLINE_METHODS
+                if not (k == "plain" and m == "vfallback")
+                and any((r["kernel"], r["variant"], r["scenario"]) == (k, v, s) for r in rows)]
+        L.append("| order | " + " | ".join(f"{k}/{v} {m}" for k, v, m in cols) + " |")
+        L.append("|---:|" + "---|" * len(cols))
+        for o in orders:
+            L.append(f"| {o} | " + " | ".join(success_cell(cell(rows, k, v, s, m, o))
+                                             for k, v, m in cols) + " |")
+    L.append("")
+    L.append("## Access cost: virtual vs physical")
+    L.append("")
+    L.append("Ratio of ns per page, virtual mapping / physical (linear map); 1.00 = same cost. "
+             "seq: write+read of every word; rand: 16 random 8-byte read-modify-writes per page.")
+    L.append("")
+    ar = access_ratios(rows, kvs, orders)
+    vm_keys = sorted({kk for line in ar for kk in line.get("vmalloc", {})},
+                     key=lambda x: (kernel_key(x.split("/")[0]), x))
+    hdr = ["order", "always: vfallback/plain_noretry seq", "rand", "source"]
+    for kk in vm_keys:
+        hdr += [f"{kk}: vmalloc/plain_noretry seq", "rand"]
+    hdr += ["across boots: always/default vfallback seq", "rand"]
+    L.append("| " + " | ".join(hdr) + " |")
+    L.append("|---:|" + "---|" * (len(hdr) - 1))
+    for line in ar:
+        a = line.get("always")
+        cells = [str(line["order"])]
+        cells += [fmt_ratio(a[0]), fmt_ratio(a[1]), a[2]] if a else ["-", "-", "-"]
+        for kk in vm_keys:
+            vm = line.get("vmalloc", {}).get(kk)
+            cells += [fmt_ratio(vm[0]), fmt_ratio(vm[1])] if vm else ["-", "-"]
+        ac = line.get("across")
+        cells += [fmt_ratio(ac[0]), fmt_ratio(ac[1])] if ac else ["-", "-"]
+        L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    L.append("## Checks (from the data)")
+    L.append("")
+    L.extend(checks(rows, kvs, orders) or ["- no stage kernel in this run"])
+    failed = [r for r in rows if r.get("status") != "ok"]
+    L.append(f"- cells not reported by their boot: {len(failed)}"
+             + (" (" + ", ".join(f"{r['kernel']}/{r['variant']} {r['scenario']} {r['method']} "
+                                 f"o{r['order']}: {r['status']}" for r in failed[:12])
+                + (" ..." if len(failed) > 12 else "") + ")" if failed else ""))
+    boots = sorted({(m.get("kernel"), m.get("variant"), m.get("scenario"), m.get("boot", "?"))
+                    for m in metas})
+    bad = [b for b in boots if b[3] != "PASS"]
+    L.append(f"- boots: {len(boots)}, failed: {len(bad)}"
+             + (" (" + ", ".join(f"{b[0]}/{b[1]} {b[2]}: {b[3]}" for b in bad) + ")" if bad else ""))
+    L.append("")
+    L.append("## perf")
+    L.append("")
+    dtlb = sorted({r.get("perf_dtlb_load_misses") for r in rows if r.get("perf_stat") not in (None, "n/a")})
+    L.append("- `perf stat -e task-clock,page-faults,dTLB-load-misses` wraps a second run of one order "
+             f"per method (columns `perf_*`); dTLB-load-misses: {', '.join(dtlb) or 'not measured'}"
+             + (" (TCG has no hardware counters)" if "unsupported" in dtlb else ""))
+    if perf_tops:
+        L.append("- `perf record -e cpu-clock` of the allocate/touch/free loop, top symbols "
+                 "(files under `raw/`):")
+        L.append("")
+        for name, tops in perf_tops:
+            L.append(f"  - `{name}`: " + "; ".join(tops[:5]))
+    L.append("")
+    if pngs:
+        L.append("## Plots")
+        L.append("")
+        for p in pngs:
+            L.append(f"![{p}]({p})")
+        L.append("")
+    return "\n".join(L)
+
+
+def perf_summaries(runs):
+    out = []
+    for run in runs:
+        d = os.path.dirname(guest_file(run, "bench-raw.txt"))
+        try:
+            names = sorted(n for n in os.listdir(d) if n.startswith("perf-top-"))
+        except OSError:
+            continue
+        meta = read_kv_file(os.path.join(run, "meta"))
+        for n in names:
+            tops = []
+            with open(os.path.join(d, n)) as f:
+                for line in f:
+                    if line.startswith("#") or not line.strip():
+                        continue
+                    parts = line.split()
+                    if len(parts) >= 3 and parts[0].endswith("%"):
+                        tops.append(f"{parts[2]} {parts[0]}")
+            out.append((f"{meta.get('kernel')}/{meta.get('variant')} {n}", tops))
+    return out
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def main(argv):
+    # Debian's matplotlib belongs to the system python: use it when the
+    # python3 first in PATH (a virtualenv, pyenv) does not have it.
+    if not have_matplotlib() and not os.environ.get("VF_PROCESS_REEXEC") and \
+            os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and \
+            os.access("/usr/bin/python3", os.X_OK):
+        os.environ["VF_PROCESS_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", os.path.abspath(__file__)] + argv)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", help="directory with one subdirectory (meta + outputs) per boot")
+    ap.add_argument("--out", default="results", help="output directory (default results)")
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.runs):
+        print(f"process: {args.runs}: not a directory", file=sys.stderr)
+        return 2
+    runs = find_runs(args.runs)
+    if not runs:
+        print(f"process: no run (directory with a meta file) under {args.runs}", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    rows, metas, infos = [], [], []
+    for run in runs:
+        meta, info, rr = load_run(run)
+        metas.append(meta)
+        infos.append(info)
+        rows.extend(rr)
+    rows.sort(key=sort_key)
+    kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
+                 key=lambda kv: (kernel_key(kv[0]), VARIANTS.index(kv[1]) if kv[1] in VARIANTS else 9))
+    orders = sorted({int(r["order"]) for r in rows})
+    write_csv(rows, os.path.join(args.out, "alloc.csv"))
+    pngs = plots(rows, kvs, orders, args.out)
+    meta_json = {}
+    try:
+        with open(os.path.join(args.out, "meta.json")) as f:
+            meta_json = json.load(f)
+    except (OSError, ValueError):
+        pass
+    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, args.runs)
+    with open(os.path.join(args.out, "README.md"), "w") as f:
+        f.write(text + "\n")
+    print(f"process: {len(runs)} boots, {len(rows)} cells -> {args.out}/alloc.csv, README.md, "
+          f"{', '.join(pngs) or 'no plots'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

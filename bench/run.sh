@@ -1,0 +1,168 @@
+#!/bin/bash
+# The benchmark matrix (make bench): bench/run.sh quick|full
+#
+# For each kernel of the matrix (plain-default always; the highest stage
+# kernel that exists in build/kernels/, in its default and always
+# variants), build bench/vfbench.ko and bench/vffrag.ko against that
+# kernel's O= dir, boot it once per scenario (none, movable, unmovable)
+# with qemu/scenarios/bench.sh, keep the guest outputs, then write
+# results/: raw/ (the guest outputs that matter), meta.json, alloc.csv,
+# README.md and plots (bench/process.py).
+#
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/),
+# SCENARIOS ("none movable unmovable"), BENCH_TIMEOUT (per boot, seconds).
+set -euo pipefail
+. "$(dirname "$0")/../configs/common.sh"
+
+bench=${1:-quick}
+case "$bench" in
+quick) timeout=${BENCH_TIMEOUT:-1200} orders=1,3,5,7,9,10 ;;
+full) timeout=${BENCH_TIMEOUT:-5400} orders=1,2,3,4,5,6,7,8,9,10 ;;
+*) die "bench/run.sh: unknown BENCH '$bench': use quick or full" ;;
+esac
+mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
+results=${RESULTS:-$VF_TOP/results}
+scenarios=${SCENARIOS:-none movable unmovable}
+for s in $scenarios; do
+	case "$s" in none | movable | unmovable) ;; *) die "unknown scenario '$s' in SCENARIOS" ;; esac
+done
+command -v python3 >/dev/null || die "python3 missing: run 'make deps'"
+
+# The matrix: "stage variant" pairs whose kernel exists.
+matrix=("plain default")
+[ -f "$VF_BUILD/kernels/bzImage-plain-default" ] ||
+	die "no plain kernel: build it with 'make kernel STAGE=plain VARIANT=default'"
+top=0
+for n in 3 2 1; do
+	if ls "$VF_BUILD/kernels/bzImage-$n-"* >/dev/null 2>&1; then top=$n; break; fi
+done
+want=$(vf_top_stage)
+if [ "$top" = 0 ]; then
+	echo "    note: no stage kernel in $VF_BUILD/kernels (the stacks go up to stage $want):" \
+		"the matrix is the plain kernel only; missing: bzImage-$want-default, bzImage-$want-always"
+else
+	[ "$top" -lt "$want" ] && echo "    note: stage $want has patches but only stage $top kernels are built"
+	for v in default always; do
+		if [ -f "$VF_BUILD/kernels/bzImage-$top-$v" ]; then
+			matrix+=("$top $v")
+		else
+			echo "    note: missing $VF_BUILD/kernels/bzImage-$top-$v: the $v variant is not measured"
+		fi
+	done
+fi
+
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$bench
+root=$VF_BUILD/bench/$run_id
+mkdir -p "$root"
+nboots=$(( ${#matrix[@]} * $(echo "$scenarios" | wc -w) ))
+say "bench $bench: ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots boots, guest $mem/$cpus CPUs, raw in $root"
+vf_timer_start
+t_all=$VF_T0
+
+# build_modules STAGE VARIANT: the modules in their own dir, against the
+# kernel's O= dir. Prints the directory.
+build_modules() {
+	local stage=$1 variant=$2 obj dir
+	obj=$(vf_objdir "$stage" "$variant")
+	[ -f "$obj/Module.symvers" ] ||
+		die "$obj has no Module.symvers: the $stage-$variant kernel tree is not built (make kernel STAGE=$stage VARIANT=$variant)"
+	dir=$VF_BUILD/bench/mod-$stage-$variant
+	mkdir -p "$dir"
+	cp "$VF_TOP"/bench/vfbench.c "$VF_TOP"/bench/vffrag.c "$VF_TOP"/bench/Kbuild "$dir/"
+	if ! make -C "$obj" M="$dir" CC="ccache gcc" modules >"$dir/build.log" 2>&1; then
+		tail -20 "$dir/build.log" >&2
+		die "module build against $obj failed (log: $dir/build.log)"
+	fi
+	echo "$dir"
+}
+
+json_str() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
+
+n=0 failed=0 kernels_json=
+for kv in "${matrix[@]}"; do
+	read -r stage variant <<<"$kv"
+	kname=plain
+	[ "$stage" = plain ] || kname=stage$stage
+	obj=$(vf_objdir "$stage" "$variant")
+	say "[$kname/$variant] building vfbench.ko and vffrag.ko against $obj"
+	mods=$(build_modules "$stage" "$variant")
+	kver=$(cat "$obj/include/config/kernel.release" 2>/dev/null || echo unknown)
+	cfg=$VF_BUILD/kernels/config-$stage-$variant
+	csum=$(sha256sum "$cfg" 2>/dev/null | cut -d' ' -f1 || echo unknown)
+	methods=plain_noretry,plain,vmalloc,kvmalloc
+	[ "$stage" = plain ] || methods=plain_noretry,plain,vfallback,vmalloc,kvmalloc
+	kernels_json="$kernels_json${kernels_json:+,}
+    {\"kernel\": \"$kname\", \"variant\": \"$variant\", \"version\": \"$kver\", \"config_sha256\": \"$csum\", \"bzImage\": \"bzImage-$stage-$variant\"}"
+	for scen in $scenarios; do
+		n=$((n + 1))
+		name=bench-$stage-$variant-$scen
+		say "[$n/$nboots] $kname/$variant, scenario $scen ($(( $(date +%s) - t_all ))s so far)"
+		boot=PASS
+		t0=$(date +%s)
+		if ! "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$stage-$variant" --name "$name" \
+			--scenario bench --timeout "$timeout" --mem "$mem" --cpus "$cpus" --accel "$accel" \
+			--append "vf.bench=$bench vf.scenario_frag=$scen" \
+			--in "$mods/vfbench.ko" --in "$mods/vffrag.ko"; then
+			boot=FAIL
+			failed=$((failed + 1))
+		fi
+		dest=$root/$kname-$variant-$scen
+		mkdir -p "$dest"
+		cp -a "$VF_BUILD/runs/$name/out" "$dest/" 2>/dev/null || mkdir -p "$dest/out"
+		cp "$VF_BUILD/runs/$name/console.log" "$dest/" 2>/dev/null || true
+		cat >"$dest/meta" <<-EOF
+		kernel=$kname
+		variant=$variant
+		scenario=$scen
+		accel=$(cat "$VF_BUILD/runs/$name/accel" 2>/dev/null || echo unknown)
+		mem=$mem
+		cpus=$cpus
+		bench=$bench
+		boot=$boot
+		seconds=$(( $(date +%s) - t0 ))
+		kernel_version=$kver
+		methods=$methods
+		orders=$orders
+		name=$name
+		EOF
+		echo "    $(grep -c . "$dest/out/bench-raw.txt" 2>/dev/null || echo 0) cells recorded in $dest"
+	done
+done
+
+# results/: the raw outputs worth keeping (not the per-cell state files,
+# which stay in $root), the metadata, then the tables and plots.
+say "writing $results"
+mkdir -p "$results"
+rm -rf "$results/raw"
+for d in "$root"/*/; do
+	b=$(basename "$d")
+	mkdir -p "$results/raw/$b"
+	cp "$d/meta" "$results/raw/$b/"
+	(cd "$d/out" 2>/dev/null && cp bench-raw.txt bench-info.txt scenario.log perf-top-*.txt vffrag-status.txt \
+		stress-ng.log buddyinfo-* unusable-* extfrag-* vmstat-* zoneinfo-* "$results/raw/$b/" 2>/dev/null) || true
+done
+accels=$(cat "$root"/*/meta | sed -n 's/^accel=//p' | sort -u | paste -sd, -)
+host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cat >"$results/meta.json" <<EOF
+{
+  "run_id": "$run_id",
+  "bench": "$bench",
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+  "accel": "$accels",
+  "guest_mem": "$mem",
+  "guest_cpus": $cpus,
+  "host_cpu": $(json_str "$host_cpu"),
+  "host_cpus": $(nproc),
+  "scenarios": "$scenarios",
+  "orders": "$orders",
+  "kernels": [$kernels_json
+  ]
+}
+EOF
+python3 "$VF_TOP/bench/process.py" "$results/raw" --out "$results"
+vf_timer_end "bench $bench ($nboots boots)"
+if [ "$failed" != 0 ]; then
+	echo "FAIL: bench: $failed of $nboots boots failed (their cells are recorded as missing; see $root)"
+	exit 1
+fi
+echo "PASS: bench: $nboots boots, results in $results"
