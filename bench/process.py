@@ -26,7 +26,8 @@ COLUMNS = ["kernel", "variant", "accel", "scenario", "method", "order",
            "attempts", "successes", "p50_ns", "p99_ns", "max_ns",
            "seq_ns_per_page", "rand_ns_per_page", "compact_stall"]
 EXTRA = ["status", "run", "iters", "success_rate", "path", "physical", "virtual",
-         "access_path", "elapsed_ms", "budget_hit", "clock",
+         "access_path", "ref_seq_ns_per_page", "ref_rand_ns_per_page", "seq_vs_ref",
+         "rand_vs_ref", "elapsed_ms", "budget_hit", "clock",
          "vfallback_physical", "vfallback_virtual", "vfallback_fail",
          "vfallback_free", "oom_released", "unusable_before", "unusable_after",
          "free_ge_order_before", "free_ge_order_after", "compact_fail",
@@ -161,6 +162,10 @@ def load_run(run):
                            status="missing" if os.path.exists(raw) else "no_data")
                 rows[(m, o)] = row
     for row in rows.values():
+        rs = ratio(row.get("seq_ns_per_page"), row.get("ref_seq_ns_per_page"))
+        rr = ratio(row.get("rand_ns_per_page"), row.get("ref_rand_ns_per_page"))
+        row["seq_vs_ref"] = "" if rs is None else f"{rs:.3f}"
+        row["rand_vs_ref"] = "" if rr is None else f"{rr:.3f}"
         a, s = num(row.get("attempts")), num(row.get("successes"))
         row["success_rate"] = f"{100.0 * s / a:.1f}" if a else "0.0"
         if row.get("status") != "ok":
@@ -238,43 +243,40 @@ def fmt_ratio(x):
 
 
 def access_ratios(rows, kvs, orders):
-    """Per order: virtual/physical ratios (seq, rand), within one boot."""
-    out = []
+    """Per order: virtual/physical access-cost ratios (seq, rand).
+
+    Preferred: within one cell, the method's held allocation against the
+    physically contiguous reference measured in alternate rounds
+    (seq_vs_ref). Scenario none first (where a physical reference exists).
+    """
     scen_pref = ["none", "movable", "unmovable"]
+
+    def in_cell(k, v, m, o, want_path):
+        for s in scen_pref:
+            r = cell(rows, k, v, s, m, o)
+            if r and r.get("access_path") == want_path and r.get("seq_vs_ref"):
+                return (num(r["seq_vs_ref"]), num(r.get("rand_vs_ref")), s)
+        return None
+
+    out = []
     for o in orders:
         line = {"order": o}
-        # always variant: vfallback (virtual) vs plain_noretry (physical), same boot
         for (k, v) in kvs:
-            if v != "always":
-                continue
-            for s in scen_pref:
-                virt = cell(rows, k, v, s, "vfallback", o)
-                phys = cell(rows, k, v, s, "plain_noretry", o) or cell(rows, k, v, s, "plain", o)
-                if virt and phys and virt.get("access_path") == "virtual" and \
-                        phys.get("access_path") == "physical":
-                    rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
-                    rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
-                    if rs is not None:
-                        line["always"] = (rs, rr, f"{k}/{v}, {s}")
-                        break
-        # vmalloc (virtual, 4 KiB mappings) vs plain_noretry, each kernel, same boot
-        for (k, v) in kvs:
-            for s in scen_pref:
-                virt = cell(rows, k, v, s, "vmalloc", o)
-                phys = cell(rows, k, v, s, "plain_noretry", o)
-                if virt and phys and phys.get("access_path") == "physical":
-                    rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
-                    rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
-                    if rs is not None:
-                        line.setdefault("vmalloc", {})[f"{k}/{v}"] = (rs, rr, s)
-                        break
+            if k != "plain":
+                got = in_cell(k, v, "vfallback", o, "virtual")
+                if got:
+                    line.setdefault("vfallback", {})[f"{k}/{v}"] = got
+            got = in_cell(k, v, "vmalloc", o, "virtual")
+            if got:
+                line.setdefault("vmalloc", {})[f"{k}/{v}"] = got
         # across boots: always vfallback vs default vfallback (physical), scenario none
         for (k, v) in kvs:
             if v != "always":
                 continue
             virt = cell(rows, k, "always", "none", "vfallback", o)
             phys = cell(rows, k, "default", "none", "vfallback", o)
-            if virt and phys and phys.get("access_path") == "physical":
+            if virt and phys and phys.get("access_path") == "physical" and \
+                    virt.get("access_path") == "virtual":
                 rs = ratio(virt.get("seq_ns_per_page"), phys.get("seq_ns_per_page"))
                 rr = ratio(virt.get("rand_ns_per_page"), phys.get("rand_ns_per_page"))
                 if rs is not None:
@@ -321,8 +323,8 @@ def checks(rows, kvs, orders):
             continue
         have = [o for o in orders
                 if (r := cell(rows, k, v, "none", "vfallback", o)) and r.get("access_path") == "virtual"
-                and num(r.get("seq_ns_per_page")) is not None]
-        lines.append(f"- {k}/{v}: virtual access cost measured at orders "
+                and r.get("seq_vs_ref")]
+        lines.append(f"- {k}/{v}: access-cost ratio virtual vs physical reported at orders "
                      f"{','.join(map(str, have)) or 'none'} of {','.join(map(str, orders))}")
     return lines
 
@@ -481,21 +483,30 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src):
              "seq: write+read of every word; rand: 16 random 8-byte read-modify-writes per page.")
     L.append("")
     ar = access_ratios(rows, kvs, orders)
+    vf_keys = sorted({kk for line in ar for kk in line.get("vfallback", {})},
+                     key=lambda x: (kernel_key(x.split("/")[0]), x))
     vm_keys = sorted({kk for line in ar for kk in line.get("vmalloc", {})},
                      key=lambda x: (kernel_key(x.split("/")[0]), x))
-    hdr = ["order", "always: vfallback/plain_noretry seq", "rand", "source"]
+    hdr = ["order"]
+    for kk in vf_keys:
+        hdr += [f"{kk} vfallback (virtual) seq", "rand"]
     for kk in vm_keys:
-        hdr += [f"{kk}: vmalloc/plain_noretry seq", "rand"]
+        hdr += [f"{kk} vmalloc seq", "rand"]
     hdr += ["across boots: always/default vfallback seq", "rand"]
+    L.append("Within one cell: the method's allocation against a physically contiguous "
+             "reference of the same order (plain_noretry, linear map), measured in alternate "
+             "rounds (`seq_vs_ref`, `rand_vs_ref` in alloc.csv); scenario `none` where it has one.")
+    L.append("")
     L.append("| " + " | ".join(hdr) + " |")
     L.append("|---:|" + "---|" * (len(hdr) - 1))
     for line in ar:
-        a = line.get("always")
         cells = [str(line["order"])]
-        cells += [fmt_ratio(a[0]), fmt_ratio(a[1]), a[2]] if a else ["-", "-", "-"]
+        for kk in vf_keys:
+            x = line.get("vfallback", {}).get(kk)
+            cells += [fmt_ratio(x[0]), fmt_ratio(x[1])] if x else ["-", "-"]
         for kk in vm_keys:
-            vm = line.get("vmalloc", {}).get(kk)
-            cells += [fmt_ratio(vm[0]), fmt_ratio(vm[1])] if vm else ["-", "-"]
+            x = line.get("vmalloc", {}).get(kk)
+            cells += [fmt_ratio(x[0]), fmt_ratio(x[1])] if x else ["-", "-"]
         ac = line.get("across")
         cells += [fmt_ratio(ac[0]), fmt_ratio(ac[1])] if ac else ["-", "-"]
         L.append("| " + " | ".join(cells) + " |")

@@ -26,7 +26,10 @@
  * of 8-byte words at fixed-seed prandom offsets (indices drawn before
  * timing). Both repeat the pass until at least VFB_ACCESS_MIN_PAGES pages
  * were covered, take the fastest of VFB_ACCESS_ROUNDS rounds, and report
- * ns per page of the range. -1 when the allocation failed.
+ * ns per page of the range. -1 when the allocation failed. The same is
+ * measured, in alternate rounds, on a physically contiguous reference
+ * (ref_seq_ns_per_page, ref_rand_ns_per_page; -1 when no order-ORDER
+ * block was free), so that ratios compare like with like.
  *
  * A run stops early (attempts < ITERS, budget_hit=1) after budget_ms, so
  * that a stalling method cannot hang a benchmark boot.
@@ -210,6 +213,7 @@ struct vfb_result {
 	unsigned long attempts, successes, physical, virtual;
 	u64 p50, p99, max, elapsed_ms;
 	s64 seq_ns_per_page, rand_ns_per_page;
+	s64 ref_seq_ns_per_page, ref_rand_ns_per_page;
 	int access_virtual;	/* -1: no held allocation */
 	bool budget_hit;
 };
@@ -272,7 +276,12 @@ static u64 vfb_rand_pass(u64 *p, const u32 *idx, unsigned long nr,
 	return vfb_ns(vfb_now() - t0);
 }
 
-/* Access cost of one held allocation; fills seq/rand with -1 on failure. */
+/*
+ * Access cost of one held allocation, and of a physically contiguous
+ * reference of the same order (plain_noretry, linear map) measured in
+ * alternate rounds, so that the ratio of the two is taken under the same
+ * emulator and host conditions. -1 where an allocation failed.
+ */
 static void vfb_access(const struct vfb_method *m, unsigned int order,
 		       struct vfb_result *r)
 {
@@ -280,15 +289,18 @@ static void vfb_access(const struct vfb_method *m, unsigned int order,
 	unsigned long words = nr_pages * (PAGE_SIZE / sizeof(u64));
 	unsigned long nr_rand = nr_pages * VFB_RAND_PER_PAGE;
 	unsigned long passes = max(1UL, VFB_ACCESS_MIN_PAGES / nr_pages);
-	u64 best_seq = U64_MAX, best_rand = U64_MAX, t;
+	u64 seq = U64_MAX, rand = U64_MAX, ref_seq = U64_MAX, ref_rand = U64_MAX;
+	struct vfb_buf b = {}, ref = {};
 	struct rnd_state rnd;
-	struct vfb_buf b = {};
+	bool have_ref;
 	unsigned long i;
 	u32 *idx;
 	int round;
 
 	r->seq_ns_per_page = -1;
 	r->rand_ns_per_page = -1;
+	r->ref_seq_ns_per_page = -1;
+	r->ref_rand_ns_per_page = -1;
 	r->access_virtual = -1;
 
 	idx = kvmalloc_array(nr_rand, sizeof(*idx), GFP_KERNEL);
@@ -301,17 +313,39 @@ static void vfb_access(const struct vfb_method *m, unsigned int order,
 	if (!m->alloc(&b, order))
 		goto out;
 	r->access_virtual = b.virtual;
-	vfb_touch(b.addr, nr_pages);	/* fault nothing in the timed part */
+	have_ref = vfb_alloc_plain_noretry(&ref, order);
+	/* Fault nothing in the timed part. */
+	vfb_touch(b.addr, nr_pages);
+	if (have_ref)
+		vfb_touch(ref.addr, nr_pages);
+	/*
+	 * Each timed pass follows an untimed one over the same buffer, so
+	 * that neither buffer is measured in the cache and TLB state the
+	 * other left behind.
+	 */
 	for (round = 0; round < VFB_ACCESS_ROUNDS; round++) {
-		t = vfb_seq_pass(b.addr, words, passes);
-		best_seq = min(best_seq, t);
+		vfb_seq_pass(b.addr, words, passes);
+		seq = min(seq, vfb_seq_pass(b.addr, words, passes));
+		if (have_ref) {
+			vfb_seq_pass(ref.addr, words, passes);
+			ref_seq = min(ref_seq, vfb_seq_pass(ref.addr, words, passes));
+		}
 		cond_resched();
-		t = vfb_rand_pass(b.addr, idx, nr_rand, passes);
-		best_rand = min(best_rand, t);
+		vfb_rand_pass(b.addr, idx, nr_rand, passes);
+		rand = min(rand, vfb_rand_pass(b.addr, idx, nr_rand, passes));
+		if (have_ref) {
+			vfb_rand_pass(ref.addr, idx, nr_rand, passes);
+			ref_rand = min(ref_rand, vfb_rand_pass(ref.addr, idx, nr_rand, passes));
+		}
 		cond_resched();
 	}
-	r->seq_ns_per_page = div64_u64(best_seq, nr_pages * passes);
-	r->rand_ns_per_page = div64_u64(best_rand, nr_pages * passes);
+	r->seq_ns_per_page = div64_u64(seq, nr_pages * passes);
+	r->rand_ns_per_page = div64_u64(rand, nr_pages * passes);
+	if (have_ref) {
+		r->ref_seq_ns_per_page = div64_u64(ref_seq, nr_pages * passes);
+		r->ref_rand_ns_per_page = div64_u64(ref_rand, nr_pages * passes);
+		vfb_free_pages(&ref, order);
+	}
 	m->free(&b, order);
 out:
 	kvfree(idx);
@@ -371,6 +405,8 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 	} else {
 		r->seq_ns_per_page = -1;
 		r->rand_ns_per_page = -1;
+		r->ref_seq_ns_per_page = -1;
+		r->ref_rand_ns_per_page = -1;
 		r->access_virtual = -1;
 	}
 	return 0;
@@ -475,10 +511,11 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 	ret = vfb_run(m, order, iters, access, &r);
 	if (!ret)
 		scnprintf(vfb_last, sizeof(vfb_last),
-			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
+			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
 			  m->name, order, iters, r.attempts, r.successes,
 			  r.p50, r.p99, r.max, r.seq_ns_per_page,
-			  r.rand_ns_per_page, vfb_path(m, &r),
+			  r.rand_ns_per_page, r.ref_seq_ns_per_page,
+			  r.ref_rand_ns_per_page, vfb_path(m, &r),
 			  m->has_path ? r.physical : 0,
 			  m->has_path ? r.virtual : 0,
 			  vfb_access_path(r.access_virtual), r.elapsed_ms,

@@ -7,7 +7,7 @@ Prints one PASS/FAIL line per case; exits non-zero if any case fails.
 The fixture has three boots: plain/default unmovable (plain_noretry fails,
 plain succeeds through OOM releases), stage1/always none (vfallback
 virtual, plain_noretry physical: access-cost ratios 1.50 and 1.30 for
-seq), stage1/default unmovable (a failed boot that reported 3 of its 10
+seq against the physical reference of the same cell), stage1/default unmovable (a failed boot that reported 3 of its 10
 cells: the other 7 must appear as status=missing).
 """
 import csv
@@ -94,9 +94,13 @@ def main():
               " stage1/default plain_noretry | stage1/default vfallback |" in text)
         check("README table row: order 3 under unmovable",
               "| 3 | 100% · 660.0 µs | 0% · 1.30 ms | **missing** | **missing** | **missing** |" in text)
-        check("README access-cost ratios virtual/physical (1.50, 1.30 seq)",
-              "| 1 | 1.50 | 1.50 | stage1/always, none |" in text
-              and "| 3 | 1.30 | 1.25 | stage1/always, none |" in text)
+        check("README access-cost ratios virtual/physical per order (vfallback 1.50, 1.30 seq)",
+              "| order | stage1/always vfallback (virtual) seq | rand | stage1/always vmalloc seq |" in text
+              and "| 1 | 1.50 | 1.50 | 1.25 | 1.25 |" in text
+              and "| 3 | 1.30 | 1.25 | 1.30 | 1.25 |" in text)
+        r = row(rows, kernel="stage1", variant="always", scenario="none", method="vfallback", order="3")
+        check("alloc.csv has the in-cell ratio against the physical reference",
+              r is not None and r["seq_vs_ref"] == "1.300" and r["rand_vs_ref"] == "1.250")
         check("README check: vfallback 100% where plain_noretry failed",
               "vfallback 100% successful: **yes**" in text)
         check("README names the failed boot", "failed: 1 (stage1/default unmovable: FAIL)" in text)

@@ -132,7 +132,7 @@ EOF
 # 4 KiB page is punched out: free memory is scattered between movable
 # pages, which compaction can move. THP is off during the scenario so that
 # anonymous memory is faulted in 4 KiB pages.
-stress_pid= thp=/sys/kernel/mm/transparent_hugepage/enabled thp_was=
+stress_pid='' thp_was='' thp=/sys/kernel/mm/transparent_hugepage/enabled
 if [ "$frag" = movable ]; then
 	if [ -w $thp ]; then
 		thp_was=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' $thp)
