@@ -57,7 +57,13 @@ mutation-check: deps
 bisect-check: deps
 	@configs/bisect-check.sh
 
+# The matrix needs the plain kernel and the highest stage in both variants.
 bench: deps
+	@configs/mkkernel.sh plain default
+	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
+	if [ "$$top" -ge 1 ]; then \
+		configs/mkkernel.sh $$top default && configs/mkkernel.sh $$top always; \
+	fi
 	@bench/run.sh $(or $(BENCH),quick)
 
 clean:
