@@ -26,7 +26,7 @@ step() {
 	shift
 	t0=$(date +%s)
 	echo "---- $name"
-	out=$VF_LOGS/step.out
+	out=$VF_LOGS/step-$mode.out
 	"$@" 2>&1 | tee "$out" | tee -a "$log"
 	rc=${PIPESTATUS[0]}
 	p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out"); s=$(grep -c '^SKIP: ' "$out")
