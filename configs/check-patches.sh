@@ -23,6 +23,9 @@ for s in "${stacks[@]}"; do
 		desc=$(awk '/^Subject:/ { s = 1; next } s && /^---/ { exit } s && NF { n++ } END { print n + 0 }' "$f")
 		[ "$desc" -ge 3 ] || why+=("description too short ($desc lines)")
 		out=$(cd "$VF_SRC/pristine" && perl "$cp" --terse --no-summary --show-types "$f" 2>&1 || true)
+		# Also as run from the repository: checkpatch then checks a git-tracked
+		# patch as a plain file, so whitespace-only context lines would count.
+		out+=$'\n'$(cd "$VF_TOP" && perl "$cp" --no-tree --terse --no-summary --show-types "$f" 2>&1 || true)
 		errs=$(grep -c ': ERROR:' <<<"$out" || true)
 		warns=$(grep -c ': WARNING:' <<<"$out" || true)
 		[ "$errs" = 0 ] || { why+=("checkpatch: $errs error(s)"); grep ': ERROR:' <<<"$out" | head -5 | sed 's/^/    /'; }
