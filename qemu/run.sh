@@ -47,7 +47,7 @@ boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
 	echo "$acc" >"$run/accel"
 	boot_rc=0
 	# shellcheck disable=SC2086
-	timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine pc -m "$mem" -smp "$cpus" \
+	timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine q35 -m "$mem" -smp "$cpus" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=7 vf.scenario=$sc $append" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
