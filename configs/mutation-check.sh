@@ -40,7 +40,8 @@ for m in "${mutants[@]}"; do
 		--scenario probe --timeout 900 --append "numa=fake=2" >/dev/null 2>&1 || true
 	python3 "$src/tools/testing/kunit/kunit.py" parse --json="$VF_BUILD/runs/mutant-$name/kunit.json" \
 		"$VF_LOGS/mutant-$name.console.log" >/dev/null 2>&1 || true
-	failed=$(python3 "$VF_TOP/qemu/kunit-summary.py" "$VF_BUILD/runs/mutant-$name/kunit.json" m vfallback |
+	# kunit-summary.py exits non-zero when cases fail, which is the point here.
+	failed=$({ python3 "$VF_TOP/qemu/kunit-summary.py" "$VF_BUILD/runs/mutant-$name/kunit.json" m vfallback || true; } |
 		sed -n 's/^FAIL: m kunit vfallback\/\([a-z0-9_]*\).*/\1/p' | tr '\n' ' ')
 	if [ -n "$failed" ]; then
 		echo "PASS: mutant $name ($what) killed by: $failed" | tee -a "$out"
