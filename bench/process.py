@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turn raw benchmark outputs into results/: alloc.csv, README.md, plots.
+"""Turn raw benchmark outputs into results/: alloc.csv, slab.csv, README.md, plots.
 
 Usage: process.py [--out DIR] [--title TEXT] RUNS_DIR
 
@@ -7,12 +7,14 @@ RUNS_DIR holds one directory per boot (kernel x variant x scenario), each
 with a `meta` file written by the host (key=value lines: kernel, variant,
 accel, mem, cpus, scenario, boot, methods, orders, ...) and the guest's
 outputs, either directly or under out/: bench-raw.txt (one key=value line
-per cell), bench-info.txt, perf-top-*.txt. A cell that a boot should have
+per cell), bench-info.txt, perf-top-*.txt, slab-raw.txt (the slab workload:
+one key=value line per cache). A cell that a boot should have
 measured but did not report (crash, timeout) becomes a row with
 status=missing and successes=0: failed cells are recorded, never dropped.
 
-Writes DIR/alloc.csv (the first columns are fixed, see COLUMNS), DIR/README.md
-(tables written from the data) and DIR/*.png (matplotlib, Agg backend).
+Writes DIR/alloc.csv (the first columns are fixed, see COLUMNS), DIR/slab.csv
+(SLAB_COLUMNS), DIR/README.md (tables written from the data) and DIR/*.png
+(matplotlib, Agg backend).
 Absolute times under TCG are emulator times: the headline figures are
 ratios within one boot.
 """
@@ -36,6 +38,11 @@ EXTRA = ["status", "run", "iters", "success_rate", "path", "physical", "virtual"
          "allocstall_dma32", "allocstall_normal", "oom_kill", "perf_stat",
          "perf_task_clock_ms", "perf_page_faults", "perf_dtlb_load_misses",
          "kernel_release", "vf_mode", "mem", "cpus", "guest_cpus", "boot"]
+SLAB_COLUMNS = ["kernel", "variant", "accel", "scenario", "cache", "order", "objs_per_slab",
+                "files", "files_per_s", "alloc_fastpath", "alloc_slowpath", "alloc_slab",
+                "free_slab", "order_fallback", "alloc_from_partial", "slowpath_per_1000",
+                "slabs_after", "slabs_virtual_after", "slabs_physical_after", "merged"]
+SLAB_CACHES = ["dentry", "buffer_head"]
 METHODS = ["plain_noretry", "plain", "vfallback", "vmalloc", "kvmalloc"]
 HEADLINE_METHODS = ["plain", "plain_noretry", "vfallback"]
 SCENARIOS = ["none", "movable", "unmovable"]
@@ -171,6 +178,92 @@ def load_run(run):
         if row.get("status") != "ok":
             row["success_rate"] = "0.0"
     return meta, info, list(rows.values())
+
+
+def load_slab(run):
+    """Rows (dicts with SLAB_COLUMNS) of one boot's slab workload; [] without slab-raw.txt."""
+    meta = read_kv_file(os.path.join(run, "meta"))
+    path = guest_file(run, "slab-raw.txt")
+    rows = []
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except OSError:
+        return rows
+    for line in lines:
+        d = kv_line(line)
+        if "cache" not in d:
+            continue
+        row = {k: d.get(k, "n/a") for k in SLAB_COLUMNS}
+        row.update(kernel=meta.get("kernel", "?"), variant=meta.get("variant", "?"),
+                   accel=meta.get("accel", "?"),
+                   scenario=d.get("scenario") or meta.get("scenario") or "?")
+        fast, slow = num(d.get("alloc_fastpath")), num(d.get("alloc_slowpath"))
+        row["slowpath_per_1000"] = (f"{1000.0 * slow / (fast + slow):.2f}"
+                                    if fast is not None and slow is not None and fast + slow > 0
+                                    else "")
+        rows.append(row)
+    return rows
+
+
+def slab_sort_key(r):
+    return (kernel_key(r["kernel"]),
+            VARIANTS.index(r["variant"]) if r["variant"] in VARIANTS else 9,
+            SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS else 9,
+            SLAB_CACHES.index(r["cache"]) if r["cache"] in SLAB_CACHES else 9, r["cache"])
+
+
+def write_slab_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(SLAB_COLUMNS)
+        for r in rows:
+            w.writerow(["" if r.get(k, "") == "n/a" else r.get(k, "") for k in SLAB_COLUMNS])
+
+
+def slab_section(rows):
+    """README lines: per scenario, kernel/variant x cache."""
+    L = ["## Slab caches: dentry and buffer_head (SLAB_VFALLBACK on stage 2)", ""]
+    if not rows:
+        L.append("no slab workload data in this run")
+        return L
+    L.append("After the allocation cells, each boot creates 40 x 100 small files on an ext4 "
+             "with 1 KiB blocks (loop device on tmpfs) with shell builtins only, and reads the "
+             "SLUB counters (SLUB_STATS) of both caches around it (data: `slab.csv`). Slow path "
+             "per 1000 allocs: alloc_slowpath / (alloc_fastpath + alloc_slowpath); new slabs: "
+             "alloc_slab during the workload; virtual / physical slabs: in the cache after it "
+             "(stage 2 only).")
+    accels = sorted({r.get("accel", "?") for r in rows})
+    L.append("")
+    L.append(("These are TCG emulator timings" if accels == ["tcg"] else
+              f"Timings under accelerator {', '.join(accels)} (tcg: emulator timings)")
+             + ": files/s means something only as a ratio between the kernels of one run, "
+             "not as an absolute rate.")
+
+    def val(r, k):
+        v = r.get(k, "")
+        return "-" if v in ("", "n/a", None) else v
+
+    scens = [s for s in SCENARIOS if any(r["scenario"] == s for r in rows)]
+    scens += sorted({r["scenario"] for r in rows} - set(SCENARIOS))
+    for s in scens:
+        L.append("")
+        L.append(f"### Scenario `{s}`")
+        L.append("")
+        L.append("| kernel/variant | cache | order | objects/slab | files/s | slow path per 1000 allocs "
+                 "| new slabs (alloc_slab) | virtual / physical slabs after |")
+        L.append("|---|---|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            if r["scenario"] != s:
+                continue
+            vs, ps = r.get("slabs_virtual_after", "n/a"), r.get("slabs_physical_after", "n/a")
+            vp = "n/a" if vs in ("", "n/a") and ps in ("", "n/a") else \
+                f"{vs or 'n/a'} / {ps or 'n/a'}"
+            cache = r["cache"] + (" (merged)" if r.get("merged") == "1" else "")
+            L.append(f"| {kv_label(r['kernel'], r['variant'])} | {cache} | {val(r, 'order')} | "
+                     f"{val(r, 'objs_per_slab')} | {val(r, 'files_per_s')} | "
+                     f"{val(r, 'slowpath_per_1000')} | {val(r, 'alloc_slab')} | {vp} |")
+    return L
 
 
 def sort_key(r):
@@ -422,12 +515,12 @@ def plots(rows, kvs, orders, outdir):
     return written
 
 
-def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src):
+def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, slab_rows=()):
     L = []
     L.append("# Benchmark results: plain higher-order allocation vs virtual fallback")
     L.append("")
     L.append(f"Generated by `bench/process.py` from the raw outputs in `{src}`; "
-             "do not edit by hand (`make bench` rewrites it). Data: `alloc.csv`.")
+             "do not edit by hand (`make bench` rewrites it). Data: `alloc.csv`, `slab.csv`.")
     L.append("")
     L.append("## Conditions")
     L.append("")
@@ -510,6 +603,8 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src):
         ac = line.get("across")
         cells += [fmt_ratio(ac[0]), fmt_ratio(ac[1])] if ac else ["-", "-"]
         L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    L.extend(slab_section(list(slab_rows)))
     L.append("")
     L.append("## Checks (from the data)")
     L.append("")
@@ -597,17 +692,20 @@ def main(argv):
         print(f"process: no run (directory with a meta file) under {args.runs}", file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
-    rows, metas, infos = [], [], []
+    rows, metas, infos, slab_rows = [], [], [], []
     for run in runs:
         meta, info, rr = load_run(run)
         metas.append(meta)
         infos.append(info)
         rows.extend(rr)
+        slab_rows.extend(load_slab(run))
     rows.sort(key=sort_key)
+    slab_rows.sort(key=slab_sort_key)
     kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
                  key=lambda kv: (kernel_key(kv[0]), VARIANTS.index(kv[1]) if kv[1] in VARIANTS else 9))
     orders = sorted({int(r["order"]) for r in rows})
     write_csv(rows, os.path.join(args.out, "alloc.csv"))
+    write_slab_csv(slab_rows, os.path.join(args.out, "slab.csv"))
     pngs = plots(rows, kvs, orders, args.out)
     meta_json = {}
     try:
@@ -615,11 +713,12 @@ def main(argv):
             meta_json = json.load(f)
     except (OSError, ValueError):
         pass
-    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, args.runs)
+    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, args.runs,
+                  slab_rows)
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(text + "\n")
-    print(f"process: {len(runs)} boots, {len(rows)} cells -> {args.out}/alloc.csv, README.md, "
-          f"{', '.join(pngs) or 'no plots'}")
+    print(f"process: {len(runs)} boots, {len(rows)} cells, {len(slab_rows)} slab rows -> "
+          f"{args.out}/alloc.csv, slab.csv, README.md, {', '.join(pngs) or 'no plots'}")
     return 0
 
 

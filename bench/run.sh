@@ -7,7 +7,8 @@
 # kernel's O= dir, boot it once per scenario (none, movable, unmovable)
 # with qemu/scenarios/bench.sh, keep the guest outputs, then write
 # results/: raw/ (the guest outputs that matter), meta.json, alloc.csv,
-# README.md and plots (bench/process.py).
+# slab.csv (the dentry/buffer_head slab workload), README.md and plots
+# (bench/process.py).
 #
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/),
 # SCENARIOS ("none movable unmovable"), BENCH_TIMEOUT (per boot, seconds).
@@ -138,7 +139,7 @@ for d in "$root"/*/; do
 	b=$(basename "$d")
 	mkdir -p "$results/raw/$b"
 	cp "$d/meta" "$results/raw/$b/"
-	(cd "$d/out" 2>/dev/null && cp bench-raw.txt bench-info.txt scenario.log perf-top-*.txt vffrag-status.txt \
+	(cd "$d/out" 2>/dev/null && cp bench-raw.txt bench-info.txt slab-raw.txt scenario.log perf-top-*.txt vffrag-status.txt \
 		stress-ng.log buddyinfo-* unusable-* extfrag-* vmstat-* zoneinfo-* "$results/raw/$b/" 2>/dev/null) || true
 done
 accels=$(cat "$root"/*/meta | sed -n 's/^accel=//p' | sort -u | paste -sd, -)

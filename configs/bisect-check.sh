@@ -14,7 +14,7 @@ top=$(vf_top_stage)
 tree=$VF_SRC/bisect
 obj=$tree/o-$variant
 rm -rf "$tree"
-mkdir -p "$tree/patches"
+mkdir -p "$tree/patches" "$obj"
 (cd "$VF_SRC/pristine" && find . -mindepth 1 -maxdepth 1 ! -name 'o-*' ! -name '.vf-*' -exec cp -al {} "$tree/" \;)
 : >"$tree/patches/series"
 frags=("$VF_TOP/configs/base.config")

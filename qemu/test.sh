@@ -69,6 +69,7 @@ boot_smoke() {
 # boot_stage STAGE VARIANT: KUnit suites + the stage scenario.
 boot_stage() {
 	local st=$1 var=$2 name=test-$1-$2 expect=auto rc=0 suites=(vfallback)
+	[ "$st" -ge 2 ] && suites+=(vfallback_atomic vfallback_slab)
 	[ "$var" = always ] && expect=always
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
 		--scenario "stage$st" --timeout 1200 --append "vf.expect=$expect numa=fake=2" || rc=1

@@ -9,9 +9,14 @@ plain succeeds through OOM releases), stage1/always none (vfallback
 virtual, plain_noretry physical: access-cost ratios 1.50 and 1.30 for
 seq against the physical reference of the same cell), stage1/default unmovable (a failed boot that reported 3 of its 10
 cells: the other 7 must appear as status=missing).
+
+The slab-workload case copies plain-default-unmovable and adds a
+stage2/always unmovable boot (meta and slab-raw.txt only), each with a
+slab-raw.txt for dentry and buffer_head, into a temporary directory.
 """
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,6 +26,33 @@ PROCESS = os.path.join(HERE, "..", "process.py")
 FIXTURES = os.path.join(HERE, "fixtures", "runs")
 HEADER = ("kernel,variant,accel,scenario,method,order,attempts,successes,p50_ns,"
           "p99_ns,max_ns,seq_ns_per_page,rand_ns_per_page,compact_stall")
+SLAB_HEADER = ("kernel,variant,accel,scenario,cache,order,objs_per_slab,files,files_per_s,"
+               "alloc_fastpath,alloc_slowpath,alloc_slab,free_slab,order_fallback,"
+               "alloc_from_partial,slowpath_per_1000,slabs_after,slabs_virtual_after,"
+               "slabs_physical_after,merged")
+# plain: dentry order 1 with order fallbacks, buffer_head merged and without
+# SLUB_STATS (n/a); stage 2 always: order 4, virtual slabs.
+SLAB_PLAIN = """\
+scenario=unmovable kernel_release=6.12.118 vf_mode=n/a cache=dentry order=1 objs_per_slab=42 files=4000 centisecs=250 files_per_s=1600.0 alloc_fastpath=7900 alloc_slowpath=100 alloc_slab=95 free_slab=2 order_fallback=95 alloc_from_partial=3 slabs_after=130 slabs_virtual_after=n/a slabs_physical_after=n/a merged=0
+scenario=unmovable kernel_release=6.12.118 vf_mode=n/a cache=buffer_head order=0 objs_per_slab=39 files=4000 centisecs=250 files_per_s=1600.0 alloc_fastpath=n/a alloc_slowpath=n/a alloc_slab=n/a free_slab=n/a order_fallback=n/a alloc_from_partial=n/a slabs_after=n/a slabs_virtual_after=n/a slabs_physical_after=n/a merged=1
+"""
+SLAB_STAGE2 = """\
+scenario=unmovable kernel_release=6.12.118-vf2 vf_mode=always cache=dentry order=4 objs_per_slab=341 files=4000 centisecs=200 files_per_s=2000.0 alloc_fastpath=7976 alloc_slowpath=24 alloc_slab=12 free_slab=0 order_fallback=0 alloc_from_partial=0 slabs_after=30 slabs_virtual_after=12 slabs_physical_after=18 merged=0
+scenario=unmovable kernel_release=6.12.118-vf2 vf_mode=always cache=buffer_head order=4 objs_per_slab=157 files=4000 centisecs=200 files_per_s=2000.0 alloc_fastpath=4950 alloc_slowpath=50 alloc_slab=26 free_slab=0 order_fallback=0 alloc_from_partial=1 slabs_after=28 slabs_virtual_after=26 slabs_physical_after=2 merged=0
+"""
+STAGE2_META = """\
+kernel=stage2
+variant=always
+scenario=unmovable
+methods=plain_noretry,plain,vfallback,vmalloc,kvmalloc
+accel=tcg
+mem=2G
+cpus=2
+bench=quick
+boot=PASS
+kernel_version=6.12.118-vf2
+orders=1,3
+"""
 
 failures = 0
 
@@ -104,12 +136,20 @@ def main():
         check("README check: vfallback 100% where plain_noretry failed",
               "vfallback 100% successful: **yes**" in text)
         check("README names the failed boot", "failed: 1 (stage1/default unmovable: FAIL)" in text)
+        check("no slab-raw.txt: README says so",
+              "## Slab caches: dentry and buffer_head (SLAB_VFALLBACK on stage 2)\n\n"
+              "no slab workload data in this run" in text)
+        spath = os.path.join(out, "slab.csv")
+        slines = open(spath).read().splitlines() if os.path.exists(spath) else []
+        check("no slab-raw.txt: slab.csv has the header only", slines == [SLAB_HEADER], str(slines[:2]))
 
         for png in ("success_rate.png", "p99_latency.png", "access_cost.png"):
             pth = os.path.join(out, png)
             ok = os.path.exists(pth) and open(pth, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
             check(f"plot {png} written (PNG)", ok)
             check(f"README links {png}", f"]({png})" in text)
+
+    slab_case()
 
     with tempfile.TemporaryDirectory() as empty:
         p = subprocess.run([sys.executable, PROCESS, empty, "--out", os.path.join(empty, "o")],
@@ -118,6 +158,80 @@ def main():
               p.returncode == 2 and "no run" in p.stderr, p.stderr.strip())
     p = subprocess.run([sys.executable, PROCESS, "/nonexistent-vf-runs"], capture_output=True, text=True)
     check("a missing directory is an error", p.returncode == 2 and "not a directory" in p.stderr)
+
+
+def slab_case():
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        plain = os.path.join(runs, "plain-default-unmovable")
+        shutil.copytree(os.path.join(FIXTURES, "plain-default-unmovable"), plain)
+        with open(os.path.join(plain, "out", "slab-raw.txt"), "w") as f:
+            f.write(SLAB_PLAIN)
+        stage2 = os.path.join(runs, "stage2-always-unmovable")
+        os.makedirs(os.path.join(stage2, "out"))
+        with open(os.path.join(stage2, "meta"), "w") as f:
+            f.write(STAGE2_META)
+        with open(os.path.join(stage2, "out", "slab-raw.txt"), "w") as f:
+            f.write(SLAB_STAGE2)
+        out = os.path.join(tmp, "out")
+        p = subprocess.run([sys.executable, PROCESS, runs, "--out", out],
+                           capture_output=True, text=True)
+        check("slab: runs on the slab fixture (exit 0)", p.returncode == 0, p.stderr.strip()[-300:])
+        path = os.path.join(out, "slab.csv")
+        check("slab: writes slab.csv", os.path.exists(path))
+        if not os.path.exists(path):
+            return
+        with open(path) as f:
+            header = f.readline().strip()
+        check("slab.csv has the fixed columns", header == SLAB_HEADER, header)
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        check("slab.csv has 4 rows (2 kernels x 2 caches)", len(rows) == 4, f"{len(rows)} rows")
+        check("slab.csv rows sorted plain first, dentry before buffer_head",
+              [(r["kernel"], r["cache"]) for r in rows] ==
+              [("plain", "dentry"), ("plain", "buffer_head"), ("stage2", "dentry"), ("stage2", "buffer_head")],
+              str([(r["kernel"], r["cache"]) for r in rows]))
+        r = row(rows, kernel="plain", variant="default", cache="dentry")
+        check("slab row plain/default dentry (values, slowpath_per_1000 12.50, n/a -> empty)",
+              r is not None and r["scenario"] == "unmovable" and r["accel"] == "tcg"
+              and r["order"] == "1" and r["objs_per_slab"] == "42" and r["files"] == "4000"
+              and r["files_per_s"] == "1600.0" and r["alloc_slab"] == "95" and r["free_slab"] == "2"
+              and r["order_fallback"] == "95" and r["alloc_from_partial"] == "3"
+              and r["slowpath_per_1000"] == "12.50" and r["slabs_after"] == "130"
+              and r["slabs_virtual_after"] == "" and r["slabs_physical_after"] == ""
+              and r["merged"] == "0", str(r))
+        r = row(rows, kernel="plain", cache="buffer_head")
+        check("slab row without SLUB_STATS: counters and slowpath_per_1000 empty, merged 1",
+              r is not None and r["alloc_fastpath"] == "" and r["alloc_slowpath"] == ""
+              and r["slowpath_per_1000"] == "" and r["order"] == "0" and r["merged"] == "1", str(r))
+        r = row(rows, kernel="stage2", variant="always", cache="dentry")
+        check("slab row stage2/always dentry (order 4, slowpath_per_1000 3.00, virtual slabs)",
+              r is not None and r["order"] == "4" and r["objs_per_slab"] == "341"
+              and r["slowpath_per_1000"] == "3.00" and r["slabs_virtual_after"] == "12"
+              and r["slabs_physical_after"] == "18" and r["accel"] == "tcg", str(r))
+        r = row(rows, kernel="stage2", cache="buffer_head")
+        check("slab row stage2/always buffer_head slowpath_per_1000 10.00",
+              r is not None and r["slowpath_per_1000"] == "10.00", str(r))
+
+        readme = os.path.join(out, "README.md")
+        text = open(readme).read() if os.path.exists(readme) else ""
+        check("slab: README has the section and the unmovable table header",
+              "## Slab caches: dentry and buffer_head (SLAB_VFALLBACK on stage 2)" in text
+              and "| kernel/variant | cache | order | objects/slab | files/s | slow path per 1000 allocs "
+              "| new slabs (alloc_slab) | virtual / physical slabs after |" in text
+              and "no slab workload data" not in text)
+        sect = text.split("## Slab caches", 1)[-1].split("\n## ", 1)[0]
+        check("slab: README says TCG timings, ratio within one run",
+              "TCG emulator timings" in sect and "ratio" in sect and "one run" in sect)
+        check("slab: README unmovable table, one row per kernel/variant x cache",
+              "### Scenario `unmovable`" in sect
+              and "| plain/default | dentry | 1 | 42 | 1600.0 | 12.50 | 95 | n/a |" in sect
+              and "| plain/default | buffer_head (merged) | 0 | 39 | 1600.0 | - | - | n/a |" in sect
+              and "| stage2/always | dentry | 4 | 341 | 2000.0 | 3.00 | 12 | 12 / 18 |" in sect
+              and "| stage2/always | buffer_head | 4 | 157 | 2000.0 | 10.00 | 26 | 26 / 2 |" in sect,
+              sect[:1200])
+        check("slab: no table for scenarios without slab data", "### Scenario `none`" not in sect)
+        check("slab: alloc.csv still written", os.path.exists(os.path.join(out, "alloc.csv")))
 
 
 if __name__ == "__main__":

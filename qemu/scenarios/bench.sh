@@ -12,7 +12,9 @@
 #                                  (plain_noretry and vfallback, N iterations)
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
 # Output in $VF_OUT: bench-raw.txt (one key=value line per cell),
-# bench-info.txt, cells/ (per-cell state before/after), perf-*.txt.
+# bench-info.txt, cells/ (per-cell state before/after), perf-*.txt,
+# slab-raw.txt (the slab workload: one key=value line per cache, dentry and
+# buffer_head; their SLUB counters around 4000 file creations on ext4).
 #
 # The measurement loop runs in one shell and uses builtins only: a fork
 # needs an order-2 kernel stack, which under "unmovable" only the vffrag
@@ -123,6 +125,85 @@ while read -r tag cmd; do
 done <"$1"
 EOF
 
+# The slab workload (dentry and buffer_head, SLAB_VFALLBACK on stage 2):
+# an ext4 with 1 KiB blocks (many buffer heads) on a loop device, prepared
+# now, before the fragmentation, while forks are cheap. The workload itself
+# runs after the measurement loop, builtins only (/tmp/slabload.sh). A
+# guest that cannot set it up skips the workload (no FAIL).
+SLAB_RAW=$VF_OUT/slab-raw.txt
+: >"$SLAB_RAW"
+slab_ok=0 slab_dev='' slab_mounted=0 slab_why=''
+slab_prep() {
+	truncate -s 64M /tmp/slab.img || { slab_why="truncate -s 64M /tmp/slab.img"; return 1; }
+	slab_dev=$(losetup -f 2>/dev/null)	# busybox: the next free loop device
+	slab_dev=${slab_dev:-/dev/loop2}
+	losetup "$slab_dev" /tmp/slab.img || { slab_why="losetup $slab_dev /tmp/slab.img"; slab_dev=''; return 1; }
+	mkfs.ext4 -q -b 1024 -N 12000 "$slab_dev" || { slab_why="mkfs.ext4 -b 1024 on $slab_dev"; return 1; }
+	mkdir -p /mnt/slab || { slab_why="mkdir /mnt/slab"; return 1; }
+	mount -t ext4 "$slab_dev" /mnt/slab || { slab_why="mount $slab_dev on /mnt/slab"; return 1; }
+	slab_mounted=1
+	sd=0
+	while [ $sd -lt 40 ]; do
+		mkdir /mnt/slab/d$sd || { slab_why="mkdir /mnt/slab/d$sd"; return 1; }
+		sd=$((sd + 1))
+	done
+}
+slab_cleanup() { # errors ignored
+	[ "$slab_mounted" = 1 ] && umount /mnt/slab 2>/dev/null
+	[ -n "$slab_dev" ] && losetup -d "$slab_dev" 2>/dev/null
+	rm -f /tmp/slab.img
+	slab_mounted=0 slab_dev=''
+}
+if slab_prep; then
+	slab_ok=1
+	echo "slab workload: ext4 (1 KiB blocks) on $slab_dev mounted on /mnt/slab, 40 directories"
+else
+	skip "bench: slab workload: $slab_why failed"
+	slab_cleanup
+fi
+cat >/tmp/slabload.sh <<'EOF'
+# slabload.sh DIR REFRAG(0|1): builtins only. The SLUB files of dentry and
+# buffer_head (those that exist) before and after creating 40 x 100 files
+# on /mnt/slab, the time it took (/proc/uptime) and the files created, in
+# DIR. With REFRAG=1 (unmovable), first the same re-fragmentation as
+# before every cell.
+dir=$1
+if [ "$2" = 1 ]; then
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+	echo refrag >/sys/kernel/debug/vffrag/control
+fi
+cap() { while IFS= read -r l; do echo "$l"; done <"$1" >"$2"; }
+snap() { # TAG
+	for c in dentry buffer_head; do
+		for k in order objs_per_slab alloc_fastpath alloc_slowpath alloc_slab free_slab \
+			order_fallback alloc_from_partial slabs slabs_virtual slabs_physical; do
+			[ -f /sys/kernel/slab/$c/$k ] && cap /sys/kernel/slab/$c/$k "$dir/slab-$c.$k.$1"
+		done
+	done
+}
+snap before
+read -r up _ </proc/uptime
+echo "$up" >"$dir/slab-uptime.before"
+n=0 d=0
+while [ $d -lt 40 ]; do
+	f=0
+	while [ $f -lt 100 ]; do
+		if ! echo "$d $f vfallback slab workload" >/mnt/slab/d$d/f$f; then
+			echo "slab workload: writing /mnt/slab/d$d/f$f failed"
+			d=40
+			break
+		fi
+		n=$((n + 1)) f=$((f + 1))
+	done
+	d=$((d + 1))
+done
+read -r up _ </proc/uptime
+echo "$up" >"$dir/slab-uptime.after"
+echo "$n" >"$dir/slab-files"
+snap after
+EOF
+
 # "movable": stress-ng memory stressors keep running during the
 # measurements (three vm workers keep their mappings, mmapmany maps and
 # unmaps single pages, pagemove remaps), at nice 10 so that the cells are
@@ -214,6 +295,12 @@ t0=$(date +%s)
 sh /tmp/vfloop.sh /tmp/cells.list $refrag
 echo "bench: measurement loop took $(($(date +%s) - t0))s"
 
+# The slab workload, in the state the measurement loop left (builtins only).
+if [ $slab_ok = 1 ]; then
+	echo "bench: slab workload: 40 x 100 files on /mnt/slab"
+	sh /tmp/slabload.sh "$CELLS" $refrag
+fi
+
 # perf stat: a second run of the cells of one order per method (or of
 # all), wrapped; TCG has no hardware counters, which perf reports as
 # not supported and which are recorded as "unsupported".
@@ -280,6 +367,54 @@ while read -r tag m o _; do
 	echo "[$frag] $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(method|order|successes|p99_ns|seq_ns_per_page|rand_ns_per_page|path|compact_stall|oom_released)=/) printf "%s ", $i; print "" }')"
 done </tmp/cells.list
 
+# The slab workload: one line per cache in slab-raw.txt. SLUB_STATS files
+# read "TOTAL C0=.. C1=..": the first field counts; absent files are n/a.
+slab_val() { # CACHE KEY TAG: first field of the capture, or n/a
+	sv=n/a
+	[ -f "$CELLS/slab-$1.$2.$3" ] && read -r sv _ <"$CELLS/slab-$1.$2.$3"
+	echo "${sv:-n/a}"
+}
+slab_delta() { # CACHE KEY: after - before, or n/a
+	sb=$(slab_val "$1" "$2" before) sa=$(slab_val "$1" "$2" after)
+	case "$sb$sa" in
+	*[!0-9]*) echo n/a ;;
+	*) echo $((sa - sb)) ;;
+	esac
+}
+centisecs_of() { # FILE (/proc/uptime's first field)
+	awk '$1 ~ /^[0-9.]+$/ { printf "%d", $1 * 100 + 0.5 }' "$1" 2>/dev/null
+}
+if [ $slab_ok = 1 ]; then
+	su0=$(centisecs_of "$CELLS/slab-uptime.before") su1=$(centisecs_of "$CELLS/slab-uptime.after")
+	slab_files=$(cat "$CELLS/slab-files" 2>/dev/null)
+	slab_files=${slab_files:-0} slab_cs=n/a slab_fps=n/a
+	if [ -n "$su0" ] && [ -n "$su1" ]; then
+		slab_cs=$((su1 - su0))
+		[ "$slab_cs" -gt 0 ] && slab_fps=$(awk -v n="$slab_files" -v c="$slab_cs" 'BEGIN { printf "%.1f", n * 100 / c }')
+	fi
+	for c in dentry buffer_head; do
+		merged=n/a
+		if [ -L /sys/kernel/slab/$c ]; then merged=1; elif [ -d /sys/kernel/slab/$c ]; then merged=0; fi
+		so=$(slab_val $c order after) sp=$(slab_val $c objs_per_slab after)
+		[ "$so" = n/a ] && so=$(slab_val $c order before)
+		[ "$sp" = n/a ] && sp=$(slab_val $c objs_per_slab before)
+		line="scenario=$frag kernel_release=$(uname -r) vf_mode=$vf_mode cache=$c order=$so objs_per_slab=$sp"
+		line="$line files=$slab_files centisecs=$slab_cs files_per_s=$slab_fps"
+		for k in alloc_fastpath alloc_slowpath alloc_slab free_slab order_fallback alloc_from_partial; do
+			line="$line $k=$(slab_delta $c $k)"
+		done
+		line="$line slabs_after=$(slab_val $c slabs after) slabs_virtual_after=$(slab_val $c slabs_virtual after)"
+		line="$line slabs_physical_after=$(slab_val $c slabs_physical after) merged=$merged"
+		echo "$line" >>"$SLAB_RAW"
+		echo "[$frag] slab $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(cache|order|objs_per_slab|files_per_s|alloc_fastpath|alloc_slowpath|alloc_slab|order_fallback|slabs_virtual_after|slabs_physical_after|merged)=/) printf "%s ", $i; print "" }')"
+	done
+	if [ -f /mnt/slab/d39/f99 ]; then
+		pass "bench: slab workload (4000 files)"
+	else
+		fail "bench: slab workload: $slab_files of 4000 files created (see the console)"
+	fi
+fi
+
 # Profiles of the allocate/free loop alone (no access phase): physical
 # (plain_noretry) against the vfallback path, top symbols.
 if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
@@ -321,6 +456,7 @@ if [ $refrag = 1 ]; then
 	tee "$VF_OUT/vffrag-status.txt" <$FRAG/status
 	check "bench: rmmod vffrag (frees every held page)" rmmod vffrag
 fi
+slab_cleanup
 check "bench: rmmod vfbench" rmmod vfbench
 mkdir -p "$VF_OUT/cells"
 cp "$CELLS"/* "$VF_OUT/cells/" 2>/dev/null

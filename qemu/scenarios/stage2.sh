@@ -1,0 +1,81 @@
+# Stage-2 scenario: the stage-1 scenario first (stacks are cumulative), then
+# the atomic reserve's knobs and counters, and the dentry and buffer_head
+# caches (SLAB_VFALLBACK) under a file-creation workload on ext4 with a
+# 1 KiB block size (many buffer heads), data verified after a remount.
+# Mode "always": those caches must have virtual slabs while the workload's
+# files are cached; mode "auto" on an unfragmented guest: physical slabs.
+. /results/scenarios/common.lib
+expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
+kn=/sys/kernel/mm/vfallback
+
+echo "---- stage-1 scenario"
+if sh /results/scenarios/stage1.sh; then pass "stage-1 scenario"; else fail "stage-1 scenario"; fi
+echo "---- stage 2"
+
+for f in reserve_bytes reserve_free_bytes deferred_pages deferred_max; do
+	check "knob $f exists" test -f $kn/$f
+done
+for c in vfallback_deferred vfallback_atomic_virtual vfallback_atomic_fail; do
+	check "counter $c in /proc/vmstat" grep -q "^$c " /proc/vmstat
+done
+echo "atomic reserve: $(cat $kn/reserve_bytes) bytes, $(cat $kn/reserve_free_bytes) free"
+check "atomic reserve set up" test "$(cat $kn/reserve_bytes)" -gt 0
+old=$(cat $kn/deferred_max)
+if echo 0 >$kn/deferred_max 2>/dev/null; then fail "deferred_max=0 rejected"; else pass "deferred_max=0 rejected (EINVAL)"; fi
+check "deferred_max unchanged after invalid write" test "$(cat $kn/deferred_max)" = "$old"
+check "reserve vmap area in /proc/vmallocinfo" grep -q 'vcompound-reserve' /proc/vmallocinfo
+
+for c in dentry buffer_head; do
+	check "$c cache has SLAB_VFALLBACK" test "$(cat /sys/kernel/slab/$c/vfallback)" = 1
+	echo "$c: order $(cat /sys/kernel/slab/$c/order), $(cat /sys/kernel/slab/$c/objs_per_slab) objects per slab"
+	check "$c slab order >= 4" test "$(cat /sys/kernel/slab/$c/order)" -ge 4
+done
+
+snapshot before
+truncate -s 192M /tmp/ext4.img
+losetup /dev/loop1 /tmp/ext4.img
+check "mkfs.ext4 -b 1024" mkfs.ext4 -q -b 1024 -N 40000 /dev/loop1
+mkdir -p /mnt/x
+check "mount ext4" mount -t ext4 /dev/loop1 /mnt/x
+# 60 directories of 100 files, and one 16 MiB file: dentries and buffer heads.
+d=0
+while [ $d -lt 60 ]; do
+	mkdir /mnt/x/d$d
+	f=0
+	while [ $f -lt 100 ]; do
+		echo "file $d/$f of the vfallback stage-2 scenario" >/mnt/x/d$d/f$f
+		f=$((f + 1))
+	done
+	d=$((d + 1))
+done
+dd if=/dev/urandom of=/mnt/x/big bs=1M count=16 2>/dev/null
+sync
+sum1=$(cd /mnt/x && find . -type f | sort | xargs cat | md5sum)
+for c in dentry buffer_head; do
+	v=$(cat /sys/kernel/slab/$c/slabs_virtual) p=$(cat /sys/kernel/slab/$c/slabs_physical)
+	echo "$c while the files are cached: $v virtual slabs, $p physical slabs"
+	if [ "$expect" = always ]; then
+		check "always: $c lives in virtual slabs" test "$v" -gt 0
+	else
+		check "auto (unfragmented): $c slabs are physical" test "$v" -eq 0 -a "$p" -gt 0
+	fi
+done
+check "umount ext4" umount /mnt/x
+echo 3 >/proc/sys/vm/drop_caches
+check "mount ext4 again" mount -t ext4 /dev/loop1 /mnt/x
+sum2=$(cd /mnt/x && find . -type f | sort | xargs cat | md5sum)
+check "6000 files and 16 MiB read back identical after remount" test "$sum1" = "$sum2"
+check "file count" test "$(find /mnt/x -type f | wc -l)" -eq 6001
+umount /mnt/x
+losetup -d /dev/loop1
+settle_deferred
+snapshot after
+echo "after the workload: deferred_pages $(cat $kn/deferred_pages)," \
+	"reserve free $(cat $kn/reserve_free_bytes) of $(cat $kn/reserve_bytes)"
+check "no queued releases left" test "$(cat $kn/deferred_pages)" -eq 0
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak; sleep 5; echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
+	check "kmemleak after stage 2: no leaks ($leaks)" test "$leaks" -eq 0
+fi
+finish
