@@ -25,7 +25,8 @@ for ((i = 0; i < top; i++)); do
 	[ -f "$VF_TOP/configs/stage$((i + 1)).config" ] && frags+=("$VF_TOP/configs/stage$((i + 1)).config")
 done
 frags+=("$VF_TOP/configs/variant-$variant.config")
-out=$VF_TOP/results/bisect-check.txt
+final=$VF_TOP/results/bisect-check.txt
+out=$VF_LOGS/bisect-check.txt.partial	# moved to results/ when complete
 {
 	echo "# bisect-check: each patch built in turn, variant $variant"
 	echo "# linux $(cat "$VF_SRC/pristine/.vf-version"), $(date -u +%FT%TZ), gcc $(gcc -dumpversion)"
@@ -50,4 +51,6 @@ for ((i = 1; i <= n; i++)); do
 		rc=1
 	fi
 done
+mv "$out" "$final"
+echo "results: $final"
 exit $rc
