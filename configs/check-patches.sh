@@ -25,7 +25,9 @@ for s in "${stacks[@]}"; do
 		out=$(cd "$VF_SRC/pristine" && perl "$cp" --terse --no-summary --show-types "$f" 2>&1 || true)
 		# Also as run from the repository: checkpatch then checks a git-tracked
 		# patch as a plain file, so whitespace-only context lines would count.
-		out+=$'\n'$(cd "$VF_TOP" && perl "$cp" --no-tree --terse --no-summary --show-types "$f" 2>&1 || true)
+		# The path must be relative: checkpatch asks git about it, and git
+		# does not recognise an absolute path as a tracked file.
+		out+=$'\n'$(cd "$VF_TOP" && perl "$cp" --no-tree --terse --no-summary --show-types "${f#"$VF_TOP"/}" 2>&1 || true)
 		errs=$(grep -c ': ERROR:' <<<"$out" || true)
 		warns=$(grep -c ': WARNING:' <<<"$out" || true)
 		[ "$errs" = 0 ] || { why+=("checkpatch: $errs error(s)"); grep ': ERROR:' <<<"$out" | head -5 | sed 's/^/    /'; }
