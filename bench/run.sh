@@ -60,23 +60,6 @@ say "bench $bench: ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots bo
 vf_timer_start
 t_all=$VF_T0
 
-# build_modules STAGE VARIANT: the modules in their own dir, against the
-# kernel's O= dir. Prints the directory.
-build_modules() {
-	local stage=$1 variant=$2 obj dir
-	obj=$(vf_objdir "$stage" "$variant")
-	[ -f "$obj/Module.symvers" ] ||
-		die "$obj has no Module.symvers: the $stage-$variant kernel tree is not built (make kernel STAGE=$stage VARIANT=$variant)"
-	dir=$VF_BUILD/bench/mod-$stage-$variant
-	mkdir -p "$dir"
-	cp "$VF_TOP"/bench/vfbench.c "$VF_TOP"/bench/vffrag.c "$VF_TOP"/bench/Kbuild "$dir/"
-	if ! make -C "$obj" M="$dir" CC="ccache gcc" modules >"$dir/build.log" 2>&1; then
-		tail -20 "$dir/build.log" >&2
-		die "module build against $obj failed (log: $dir/build.log)"
-	fi
-	echo "$dir"
-}
-
 json_str() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
 n=0 failed=0 kernels_json=
@@ -86,7 +69,7 @@ for kv in "${matrix[@]}"; do
 	[ "$stage" = plain ] || kname=stage$stage
 	obj=$(vf_objdir "$stage" "$variant")
 	say "[$kname/$variant] building vfbench.ko and vffrag.ko against $obj"
-	mods=$(build_modules "$stage" "$variant")
+	mods=$(vf_build_modules "$stage" "$variant")
 	kver=$(cat "$obj/include/config/kernel.release" 2>/dev/null || echo unknown)
 	cfg=$VF_BUILD/kernels/config-$stage-$variant
 	csum=$(sha256sum "$cfg" 2>/dev/null | cut -d' ' -f1 || echo unknown)

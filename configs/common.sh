@@ -54,6 +54,24 @@ vf_tree() {
 # then the same in every clone and ccache hits across them.
 vf_objdir() { echo "$(vf_tree "$1")/o-$2"; }
 
+# vf_build_modules STAGE VARIANT: bench/vfbench.ko and bench/vffrag.ko,
+# built in their own dir against the kernel's O= dir (never loaded here:
+# the guests insmod them). Prints the directory.
+vf_build_modules() {
+	local stage=$1 variant=$2 obj dir
+	obj=$(vf_objdir "$stage" "$variant")
+	[ -f "$obj/Module.symvers" ] ||
+		die "$obj has no Module.symvers: the $stage-$variant kernel tree is not built (make kernel STAGE=$stage VARIANT=$variant)"
+	dir=$VF_BUILD/bench/mod-$stage-$variant
+	mkdir -p "$dir"
+	cp "$VF_TOP"/bench/vfbench.c "$VF_TOP"/bench/vffrag.c "$VF_TOP"/bench/Kbuild "$dir/"
+	if ! make -C "$obj" M="$dir" CC="ccache gcc" modules >"$dir/build.log" 2>&1; then
+		tail -20 "$dir/build.log" >&2
+		die "module build against $obj failed (log: $dir/build.log)"
+	fi
+	echo "$dir"
+}
+
 # Elapsed-time printer for long steps.
 vf_timer_start() { VF_T0=$(date +%s); }
 vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }
