@@ -8,12 +8,13 @@ with a `meta` file written by the host (key=value lines: kernel, variant,
 accel, mem, cpus, scenario, boot, methods, orders, ...) and the guest's
 outputs, either directly or under out/: bench-raw.txt (one key=value line
 per cell), bench-info.txt, perf-top-*.txt, slab-raw.txt (the slab workload:
-one key=value line per cache). A cell that a boot should have
+one key=value line per cache), lbs-raw.txt (the large-block workload: one
+key=value line per measurement, fio JSON files next to it). A cell that a boot should have
 measured but did not report (crash, timeout) becomes a row with
 status=missing and successes=0: failed cells are recorded, never dropped.
 
 Writes DIR/alloc.csv (the first columns are fixed, see COLUMNS), DIR/slab.csv
-(SLAB_COLUMNS), DIR/README.md (tables written from the data) and DIR/*.png
+(SLAB_COLUMNS), DIR/largeblock.csv (LBS_COLUMNS first), DIR/README.md (tables written from the data) and DIR/*.png
 (matplotlib, Agg backend).
 Absolute times under TCG are emulator times: the headline figures are
 ratios within one boot.
@@ -43,6 +44,12 @@ SLAB_COLUMNS = ["kernel", "variant", "accel", "scenario", "cache", "order", "obj
                 "free_slab", "order_fallback", "alloc_from_partial", "slowpath_per_1000",
                 "slabs_after", "slabs_virtual_after", "slabs_physical_after", "merged"]
 SLAB_CACHES = ["dentry", "buffer_head"]
+LBS_COLUMNS = ["kernel", "variant", "accel", "scenario", "fsblock", "workload", "bytes", "errors",
+               "mb_per_s", "fallback_ios"]
+LBS_EXTRA = ["rc", "files", "files_per_s", "usec", "rep", "buf_physical", "buf_virtual",
+             "buf_bulk", "buf_vmapped", "error_text"]
+LBS_WORKLOADS = ["seqwrite", "randwrite", "seqread", "randread", "metadata", "setup"]
+BUF_KINDS = ["physical", "virtual", "vmapped"]
 METHODS = ["plain_noretry", "plain", "vfallback", "vmalloc", "kvmalloc"]
 HEADLINE_METHODS = ["plain", "plain_noretry", "vfallback"]
 SCENARIOS = ["none", "movable", "unmovable"]
@@ -204,6 +211,175 @@ def load_slab(run):
                                     else "")
         rows.append(row)
     return rows
+
+
+def fio_job(path):
+    """(bytes, MB/s, errno, error text) of the single job in a fio JSON file, or None."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return None
+    # fio may print warnings before the JSON document.
+    start = text.find("{")
+    try:
+        doc = json.loads(text[start:]) if start >= 0 else None
+    except ValueError:
+        return None
+    jobs = (doc or {}).get("jobs") or []
+    if not jobs:
+        return None
+    job = jobs[0]
+    nbytes = sum(int(job.get(d, {}).get("io_bytes", 0)) for d in ("read", "write"))
+    bw = sum(int(job.get(d, {}).get("bw_bytes", 0)) for d in ("read", "write"))
+    return nbytes, bw / 1e6, int(job.get("error", 0)), job.get("error_text", "") or ""
+
+
+def load_lbs(run):
+    """Rows (LBS_COLUMNS + LBS_EXTRA) of one boot's large-block workload; [] without lbs-raw.txt."""
+    meta = read_kv_file(os.path.join(run, "meta"))
+    path = guest_file(run, "lbs-raw.txt")
+    rows = []
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except OSError:
+        return rows
+    base = os.path.dirname(path)
+    for line in lines:
+        d = kv_line(line)
+        if "workload" not in d or "fsblock" not in d:
+            continue
+        row = {k: "" for k in LBS_COLUMNS + LBS_EXTRA}
+        row.update(kernel=meta.get("kernel", "?"), variant=meta.get("variant", "?"),
+                   accel=meta.get("accel", "?"), scenario=meta.get("scenario", "?"),
+                   fsblock=d["fsblock"], workload=d["workload"], rc=d.get("rc", ""),
+                   fallback_ios=d.get("fallback_ios", ""), rep=d.get("rep", ""))
+        rc = num(d.get("rc"))
+        if "json" in d:
+            job = fio_job(os.path.join(base, d["json"]))
+            if job is None:
+                row.update(bytes=0, errors=1, mb_per_s="", error_text="no fio result")
+            else:
+                nbytes, mbs, err, etext = job
+                row.update(bytes=nbytes, mb_per_s=f"{mbs:.1f}",
+                           errors=1 if err or (rc or 0) != 0 else 0,
+                           error_text=(f"errno {err}: {etext}" if err else ""))
+        elif "usec" in d:
+            files, usec = num(d.get("files")), num(d.get("usec"))
+            row.update(files=d.get("files", ""), usec=d.get("usec", ""), bytes=0, mb_per_s="",
+                       errors=0 if (rc or 0) == 0 else 1)
+            if files and usec:
+                row["files_per_s"] = f"{files * 1e6 / usec:.1f}"
+            after = (d.get("buf_after") or "").split(",")
+            before = (d.get("buf_before") or "").split(",")
+            if len(after) == 4 and len(before) == 4:
+                for k, a, b in zip(("buf_physical", "buf_virtual", "buf_bulk", "buf_vmapped"),
+                                   after, before):
+                    if num(a) is not None and num(b) is not None:
+                        row[k] = str(int(num(a) - num(b)))
+        else:
+            row.update(bytes=0, errors=1, error_text="setup failed")
+        rows.append(row)
+    return rows
+
+
+def lbs_sort_key(r):
+    w = r["workload"]
+    return (kernel_key(r["kernel"]),
+            VARIANTS.index(r["variant"]) if r["variant"] in VARIANTS else 9,
+            SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS else 9,
+            int(num(r["fsblock"]) or 0),
+            LBS_WORKLOADS.index(w) if w in LBS_WORKLOADS else 10, w, str(r.get("rep", "")))
+
+
+def write_lbs_csv(rows, path):
+    cols = LBS_COLUMNS + LBS_EXTRA
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([r.get(k, "") for k in cols])
+
+
+def lbs_section(rows):
+    """README lines: I/O errors and throughput per block size and scenario; buffer cost."""
+    L = ["## Large blocks on XFS (stage 3)", ""]
+    if not rows:
+        L.append("no large-block workload data in this run")
+        return L
+    L.append("After the allocation cells, each boot makes XFS with 4, 16 and 64 KiB blocks on a "
+             "loop device on tmpfs and runs fio (buffered, psync, 64 MiB): sequential 64 KiB and "
+             "random 16 KiB writes, then the same reads after dropping the caches; then creates "
+             "2000 files (files/s). Under `unmovable` the fragmenter re-fragments before each "
+             "step. Cell: errors (fio runs that failed) / MB/s; `fallback` = reads and writes "
+             "served by the virtual-fallback path (vfallback_io_*). Data: `largeblock.csv`.")
+    L.append("")
+    L.append("MB/s and files/s are emulator timings under TCG: compare within a row, not across runs.")
+    kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
+                 key=lambda kv: (kernel_key(kv[0]), VARIANTS.index(kv[1]) if kv[1] in VARIANTS else 9))
+    io = [r for r in rows if not r["workload"].startswith("bufcost")]
+    scens = [s for s in SCENARIOS if any(r["scenario"] == s for r in io)]
+    for s in scens:
+        L.append("")
+        L.append(f"### Scenario `{s}`")
+        L.append("")
+        L.append("| block | workload | " + " | ".join(kv_label(k, v) for k, v in kvs) + " |")
+        L.append("|---:|---|" + "---|" * len(kvs))
+        keys = sorted({(int(num(r["fsblock"]) or 0), r["workload"]) for r in io if r["scenario"] == s},
+                      key=lambda t: (t[0], LBS_WORKLOADS.index(t[1]) if t[1] in LBS_WORKLOADS else 10))
+        for bs, w in keys:
+            cells = []
+            for k, v in kvs:
+                rr = [r for r in io if r["scenario"] == s and r["kernel"] == k and r["variant"] == v
+                      and int(num(r["fsblock"]) or 0) == bs and r["workload"] == w]
+                if not rr:
+                    cells.append("n/a")
+                    continue
+                r = rr[0]
+                rate = (f"{r['files_per_s']} files/s" if r.get("files_per_s") else
+                        f"{r['mb_per_s']} MB/s" if r.get("mb_per_s") else "-")
+                c = f"{r['errors']} err · {rate}"
+                if r.get("error_text"):
+                    c += f" ({r['error_text']})"
+                if str(r.get("fallback_ios", "")) not in ("", "0"):
+                    c += f" · fallback {r['fallback_ios']}"
+                cells.append(c)
+            L.append(f"| {bs // 1024}K | {w} | " + " | ".join(cells) + " |")
+    cost = [r for r in rows if r["workload"].startswith("bufcost-")]
+    L.append("")
+    L.append("### XFS buffer cost: physical vs virtual vs vm_map_ram")
+    L.append("")
+    if not cost:
+        L.append("no buffer-cost data in this run (stage kernels, scenario `none` only)")
+        return L
+    L.append("A 4 KiB-block XFS with 64 KiB directory blocks, 20 directories x 300 files, "
+             "unmounted and caches dropped, then `ls -l` of all of them: the multi-page "
+             "directory buffers are physical blocks (mode auto, knob on), virtual blocks (mode "
+             "always) or bulk pages mapped with vm_map_ram() (xfs.vfallback_buffers=0). "
+             "Median of 3 repetitions; buffers by kind from /proc/fs/xfs/stat `buf_memory`.")
+    L.append("")
+    L.append("| kernel/variant | kind | files/s (median) | vs vm_map_ram | multi-page buffers "
+             "(physical / virtual / bulk) |")
+    L.append("|---|---|---:|---:|---|")
+    for k, v in kvs:
+        med = {}
+        for kind in BUF_KINDS:
+            rr = [r for r in cost if r["kernel"] == k and r["variant"] == v
+                  and r["workload"] == f"bufcost-{kind}" and r.get("files_per_s")]
+            if not rr:
+                continue
+            vals = sorted(float(r["files_per_s"]) for r in rr)
+            med[kind] = (vals[len(vals) // 2], rr[-1])
+        for kind in BUF_KINDS:
+            if kind not in med:
+                continue
+            fps, r = med[kind]
+            ref = med.get("vmapped", (None,))[0]
+            rel = f"{fps / ref:.2f}" if ref else "-"
+            bufs = f"{r.get('buf_physical') or '-'} / {r.get('buf_virtual') or '-'} / {r.get('buf_bulk') or '-'}"
+            L.append(f"| {kv_label(k, v)} | {kind} | {fps:.0f} | {rel} | {bufs} |")
+    return L
 
 
 def slab_sort_key(r):
@@ -515,12 +691,14 @@ def plots(rows, kvs, orders, outdir):
     return written
 
 
-def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, slab_rows=()):
+def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, slab_rows=(),
+           lbs_rows=()):
     L = []
     L.append("# Benchmark results: plain higher-order allocation vs virtual fallback")
     L.append("")
     L.append(f"Generated by `bench/process.py` from the raw outputs in `{src}`; "
-             "do not edit by hand (`make bench` rewrites it). Data: `alloc.csv`, `slab.csv`.")
+             "do not edit by hand (`make bench` rewrites it). Data: `alloc.csv`, `slab.csv`, "
+             "`largeblock.csv`.")
     L.append("")
     L.append("## Conditions")
     L.append("")
@@ -605,6 +783,8 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
     L.extend(slab_section(list(slab_rows)))
+    L.append("")
+    L.extend(lbs_section(list(lbs_rows)))
     L.append("")
     L.append("## Checks (from the data)")
     L.append("")
@@ -692,20 +872,23 @@ def main(argv):
         print(f"process: no run (directory with a meta file) under {args.runs}", file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
-    rows, metas, infos, slab_rows = [], [], [], []
+    rows, metas, infos, slab_rows, lbs_rows = [], [], [], [], []
     for run in runs:
         meta, info, rr = load_run(run)
         metas.append(meta)
         infos.append(info)
         rows.extend(rr)
         slab_rows.extend(load_slab(run))
+        lbs_rows.extend(load_lbs(run))
     rows.sort(key=sort_key)
     slab_rows.sort(key=slab_sort_key)
+    lbs_rows.sort(key=lbs_sort_key)
     kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
                  key=lambda kv: (kernel_key(kv[0]), VARIANTS.index(kv[1]) if kv[1] in VARIANTS else 9))
     orders = sorted({int(r["order"]) for r in rows})
     write_csv(rows, os.path.join(args.out, "alloc.csv"))
     write_slab_csv(slab_rows, os.path.join(args.out, "slab.csv"))
+    write_lbs_csv(lbs_rows, os.path.join(args.out, "largeblock.csv"))
     pngs = plots(rows, kvs, orders, args.out)
     meta_json = {}
     try:
@@ -714,11 +897,12 @@ def main(argv):
     except (OSError, ValueError):
         pass
     text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, args.runs,
-                  slab_rows)
+                  slab_rows, lbs_rows)
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(text + "\n")
-    print(f"process: {len(runs)} boots, {len(rows)} cells, {len(slab_rows)} slab rows -> "
-          f"{args.out}/alloc.csv, slab.csv, README.md, {', '.join(pngs) or 'no plots'}")
+    print(f"process: {len(runs)} boots, {len(rows)} cells, {len(slab_rows)} slab rows, "
+          f"{len(lbs_rows)} large-block rows -> {args.out}/alloc.csv, slab.csv, largeblock.csv, "
+          f"README.md, {', '.join(pngs) or 'no plots'}")
     return 0
 
 

@@ -122,8 +122,9 @@ for d in "$root"/*/; do
 	b=$(basename "$d")
 	mkdir -p "$results/raw/$b"
 	cp "$d/meta" "$results/raw/$b/"
-	(cd "$d/out" 2>/dev/null && cp bench-raw.txt bench-info.txt slab-raw.txt scenario.log perf-top-*.txt vffrag-status.txt \
-		stress-ng.log buddyinfo-* unusable-* extfrag-* vmstat-* zoneinfo-* "$results/raw/$b/" 2>/dev/null) || true
+	(cd "$d/out" 2>/dev/null && cp bench-raw.txt bench-info.txt slab-raw.txt lbs-raw.txt scenario.log perf-top-*.txt \
+		vffrag-status.txt stress-ng.log buddyinfo-* unusable-* extfrag-* vmstat-* zoneinfo-* "$results/raw/$b/" 2>/dev/null) || true
+	[ -d "$d/out/lbs" ] && cp -r "$d/out/lbs" "$results/raw/$b/"
 done
 accels=$(cat "$root"/*/meta | sed -n 's/^accel=//p' | sort -u | paste -sd, -)
 host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the guest initramfs from Debian's binaries: busybox-static,
-# stress-ng, perf, fio, mkfs.ext4, mkfs.xfs and their shared libraries.
+# stress-ng, perf, fio, mkfs.ext4, mkfs.xfs, xfs_io, xfs_repair and their
+# shared libraries.
 # Output: build/initramfs.cpio.gz (rebuilt when this script, the init or
 # a binary changes).
 set -euo pipefail
@@ -8,7 +9,7 @@ set -euo pipefail
 
 out=$VF_BUILD/initramfs.cpio.gz
 bins=(/bin/busybox /usr/bin/stress-ng /usr/bin/perf /usr/bin/fio /sbin/mke2fs
-      /sbin/mkfs.xfs /usr/sbin/xfs_io /usr/bin/bash)
+      /sbin/mkfs.xfs /usr/sbin/xfs_io /usr/sbin/xfs_repair /usr/bin/bash)
 for b in "${bins[@]}"; do
 	[ -x "$b" ] || die "$b missing: run 'make deps'"
 done

@@ -68,11 +68,18 @@ boot_smoke() {
 
 # boot_stage STAGE VARIANT: KUnit suites + the stage scenario.
 boot_stage() {
-	local st=$1 var=$2 name=test-$1-$2 expect=auto rc=0 suites=(vfallback)
+	local st=$1 var=$2 name=test-$1-$2 expect=auto rc=0 suites=(vfallback) ins=() timeout=1200 mods
 	[ "$st" -ge 2 ] && suites+=(vfallback_atomic vfallback_slab)
 	[ "$var" = always ] && expect=always
+	# Stage 3 runs its XFS matrix under the unmovable fragmenter too.
+	if [ "$st" -ge 3 ]; then
+		mods=$(vf_build_modules "$st" "$var") || return 1
+		ins=(--in "$mods/vffrag.ko")
+		timeout=3000
+	fi
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
-		--scenario "stage$st" --timeout 1200 --append "vf.expect=$expect numa=fake=2" || rc=1
+		--scenario "stage$st" --timeout "$timeout" --append "vf.expect=$expect numa=fake=2" \
+		"${ins[@]}" || rc=1
 	python3 "$(vf_tree "$st")/tools/testing/kunit/kunit.py" parse \
 		--json="$VF_BUILD/runs/$name/kunit.json" "$VF_LOGS/$name.console.log" \
 		>"$VF_BUILD/runs/$name/kunit.txt" 2>&1 || true

@@ -10,6 +10,10 @@ virtual, plain_noretry physical: access-cost ratios 1.50 and 1.30 for
 seq against the physical reference of the same cell), stage1/default unmovable (a failed boot that reported 3 of its 10
 cells: the other 7 must appear as status=missing).
 
+The large-block case (lbs_case) builds three boots with lbs-raw.txt and fio
+JSON: plain 64K reads failing with ENOMEM, stage 3 reading through the
+fallback, and the XFS buffer-cost rows.
+
 The slab-workload case copies plain-default-unmovable and adds a
 stage2/always unmovable boot (meta and slab-raw.txt only), each with a
 slab-raw.txt for dentry and buffer_head, into a temporary directory.
@@ -150,6 +154,7 @@ def main():
             check(f"README links {png}", f"]({png})" in text)
 
     slab_case()
+    lbs_case()
 
     with tempfile.TemporaryDirectory() as empty:
         p = subprocess.run([sys.executable, PROCESS, empty, "--out", os.path.join(empty, "o")],
@@ -232,6 +237,96 @@ def slab_case():
               sect[:1200])
         check("slab: no table for scenarios without slab data", "### Scenario `none`" not in sect)
         check("slab: alloc.csv still written", os.path.exists(os.path.join(out, "alloc.csv")))
+
+
+LBS_HEADER = "kernel,variant,accel,scenario,fsblock,workload,bytes,errors,mb_per_s,fallback_ios"
+STAGE3_META = STAGE2_META.replace("kernel=stage2", "kernel=stage3").replace("variant=always", "variant=default")
+
+
+def fio_json(rw, nbytes, bw, err=0, text=""):
+    d = "write" if "write" in rw else "read"
+    other = "read" if d == "write" else "write"
+    return ("fio: some warning before the document\n" +
+            '{"jobs": [{"jobname": "%s", "error": %d, "error_text": "%s", '
+            '"%s": {"io_bytes": %d, "bw_bytes": %d}, "%s": {"io_bytes": 0, "bw_bytes": 0}}]}\n'
+            % (rw, err, text, d, nbytes, bw, other))
+
+
+def lbs_case():
+    """plain/default unmovable: 64K seqread fails with ENOMEM after 5 MB; stage3/default
+    unmovable: the same read completes through the fallback; stage3 none: buffer cost."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        os.makedirs(runs)
+        plain = os.path.join(runs, "plain-default-unmovable")
+        shutil.copytree(os.path.join(FIXTURES, "plain-default-unmovable"), plain)
+        os.makedirs(os.path.join(plain, "lbs"))
+        with open(os.path.join(plain, "lbs", "r.json"), "w") as f:
+            f.write(fio_json("read", 5 * 1024 * 1024, 2000000, 12, "Cannot allocate memory"))
+        with open(os.path.join(plain, "lbs", "w.json"), "w") as f:
+            f.write(fio_json("write", 64 * 1024 * 1024, 50000000))
+        with open(os.path.join(plain, "lbs-raw.txt"), "w") as f:
+            f.write("fsblock=65536 workload=seqwrite rc=0 fallback_ios=0 json=lbs/w.json\n"
+                    "fsblock=65536 workload=seqread rc=1 fallback_ios=0 json=lbs/r.json\n"
+                    "fsblock=65536 workload=randread rc=1 fallback_ios=0 json=lbs/missing.json\n"
+                    "fsblock=16384 workload=metadata rc=0 files=2000 usec=4000000 fallback_ios=0\n")
+        st = os.path.join(runs, "stage3-default-unmovable")
+        os.makedirs(os.path.join(st, "out", "lbs"))
+        with open(os.path.join(st, "meta"), "w") as f:
+            f.write(STAGE3_META)
+        with open(os.path.join(st, "out", "lbs", "r.json"), "w") as f:
+            f.write(fio_json("read", 64 * 1024 * 1024, 25000000))
+        with open(os.path.join(st, "out", "lbs-raw.txt"), "w") as f:
+            f.write("fsblock=65536 workload=seqread rc=0 fallback_ios=1024 json=lbs/r.json\n")
+        stn = os.path.join(runs, "stage3-default-none")
+        os.makedirs(os.path.join(stn, "out"))
+        with open(os.path.join(stn, "meta"), "w") as f:
+            f.write(STAGE3_META.replace("scenario=unmovable", "scenario=none"))
+        with open(os.path.join(stn, "out", "lbs-raw.txt"), "w") as f:
+            for kind, usecs in (("physical", (1000000, 2000000, 3000000)),
+                                ("virtual", (2000000, 2500000, 9000000)),
+                                ("vmapped", (4000000, 5000000, 6000000))):
+                for rep, u in enumerate(usecs, 1):
+                    f.write(f"fsblock=4096 workload=bufcost-{kind} rc=0 files=6000 usec={u} "
+                            f"rep={rep} buf_before=10,0,5,5 buf_after=30,0,5,5\n")
+        out = os.path.join(tmp, "out")
+        p = subprocess.run([sys.executable, PROCESS, runs, "--out", out],
+                           capture_output=True, text=True)
+        check("lbs: runs on the large-block fixture (exit 0)", p.returncode == 0, p.stderr.strip()[-300:])
+        path = os.path.join(out, "largeblock.csv")
+        check("lbs: writes largeblock.csv", os.path.exists(path))
+        if not os.path.exists(path):
+            return
+        with open(path) as f:
+            header = f.readline().strip()
+        check("largeblock.csv starts with the fixed columns", header.startswith(LBS_HEADER + ","), header)
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        check("largeblock.csv: 5 I/O rows + 9 buffer-cost rows", len(rows) == 14, f"{len(rows)} rows")
+        r = row(rows, kernel="plain", workload="seqread")
+        check("plain 64K seqread: 1 error, 5 MiB, ENOMEM text",
+              r is not None and r["errors"] == "1" and r["bytes"] == str(5 * 1024 * 1024)
+              and r["mb_per_s"] == "2.0" and "errno 12" in r["error_text"], str(r))
+        r = row(rows, kernel="plain", workload="randread")
+        check("plain randread without fio output: recorded as an error, not dropped",
+              r is not None and r["errors"] == "1" and r["bytes"] == "0", str(r))
+        r = row(rows, kernel="plain", workload="metadata")
+        check("plain 16K metadata: 500 files/s", r is not None and r["files_per_s"] == "500.0"
+              and r["errors"] == "0", str(r))
+        r = row(rows, kernel="stage3", scenario="unmovable", workload="seqread")
+        check("stage3 64K seqread: 0 errors, 25 MB/s, 1024 fallback I/Os",
+              r is not None and r["errors"] == "0" and r["mb_per_s"] == "25.0"
+              and r["fallback_ios"] == "1024", str(r))
+        readme = os.path.join(out, "README.md")
+        text = open(readme).read() if os.path.exists(readme) else ""
+        sect = text.split("## Large blocks on XFS (stage 3)", 1)[-1].split("\n## ", 1)[0]
+        check("lbs: README unmovable table with errors and fallback",
+              "| 64K | seqread | 1 err · 2.0 MB/s (errno 12: Cannot allocate memory) | "
+              "0 err · 25.0 MB/s · fallback 1024 |" in sect, sect[:1500])
+        check("lbs: README buffer cost medians and ratio to vm_map_ram",
+              "| stage3/default | physical | 3000 | 2.50 | 20 / 0 / 0 |" in sect
+              and "| stage3/default | virtual | 2400 | 2.00 |" in sect
+              and "| stage3/default | vmapped | 1200 | 1.00 |" in sect, sect[-900:])
 
 
 if __name__ == "__main__":

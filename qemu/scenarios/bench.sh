@@ -11,6 +11,7 @@
 #   vf.perf_order=N vf.perf_iters=N  that order; the perf record profiles
 #                                  (plain_noretry and vfallback, N iterations)
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
+#   vf.lbs=0|1                     the large-block workload (lbs.sh; default 1)
 # Output in $VF_OUT: bench-raw.txt (one key=value line per cell),
 # bench-info.txt, cells/ (per-cell state before/after), perf-*.txt,
 # slab-raw.txt (the slab workload: one key=value line per cache, dentry and
@@ -28,6 +29,7 @@ param() { sed -n "s/.*vf\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 bench=$(param bench) frag=$(param scenario_frag) methods=$(param methods)
 orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
 perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
+lbs=$(param lbs)
 keep_mb=$(param keep_mb)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
@@ -442,6 +444,16 @@ if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
 	echo "$budget_ms" >/sys/module/vfbench/parameters/budget_ms
 else
 	skip "bench: perf profiles: perf does not run in this guest or vf.perf=none"
+fi
+
+# The large-block workload (XFS with 4/16/64 KiB blocks, fio and files/s;
+# results in lbs-raw.txt). It forks (fio, mkfs): under "unmovable" the
+# vffrag OOM notifier pays for that, and the workload re-fragments before
+# each measurement. vf.lbs=0 skips it.
+if [ "${lbs:-1}" != 0 ]; then
+	echo "---- large-block workload"
+	bash /results/scenarios/lbs.sh "$VF_OUT" "$frag" "$refrag" ||
+		fail "bench: large-block workload script"
 fi
 
 snapshot "$frag-end"

@@ -1,0 +1,234 @@
+# Stage-3 scenario: the stage-2 scenario first (stacks are cumulative), then
+# large blocks on XFS (loop device on tmpfs):
+#  - the xfs.vfallback_buffers knob and the new counters;
+#  - a metadata matrix: -b 4096 -n 65536, -b 16384, -b 65536, each fresh
+#    and under the unmovable fragmenter (vffrag.ko): many-files workload,
+#    forced shutdown, log replay on remount, xfs_repair -n clean, the
+#    vcompound areas back to their baseline after unmount;
+#  - file data on 64 KiB blocks: fio with crc32c verify (sequential and
+#    random writes, read back after dropping the caches), with the
+#    fallback forced by fail_page_alloc and under the fragmenter;
+#  - mmap of a large-block file while folios cannot be allocated
+#    (measured and printed, not asserted);
+#  - a file system larger than the guest's memory mounts.
+# Mode "always" (vf.expect=always): multi-page XFS buffers are virtual.
+. /results/scenarios/common.lib
+expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
+knob=/sys/module/xfs/parameters/vfallback_buffers
+FI=/sys/kernel/debug/fail_page_alloc
+FRAG=/sys/kernel/debug/vffrag
+DEV=/dev/loop2
+MNT=/mnt/xfs
+
+echo "---- stage-2 scenario"
+if sh /results/scenarios/stage2.sh; then pass "stage-2 scenario"; else fail "stage-2 scenario"; fi
+echo "---- stage 3"
+
+# buf_memory FIELD: multi-page XFS buffers so far (physical, virtual, bulk)
+# or vm_map_ram() mappings (vmapped), from /proc/fs/xfs/stat.
+buf_memory() {
+	awk -v f="$1" '$1 == "buf_memory" {
+		i = (f == "physical") ? 2 : (f == "virtual") ? 3 : (f == "bulk") ? 4 : 5
+		print $i }' /proc/fs/xfs/stat
+}
+vcompounds() { grep -c ' vcompound$\| vcompound ' /proc/vmallocinfo || true; }
+
+check "knob xfs.vfallback_buffers exists" test -f $knob
+check "knob is on by default" test "$(cat $knob)" = Y
+if echo 2 >$knob 2>/dev/null; then fail "vfallback_buffers=2 rejected"; else pass "vfallback_buffers=2 rejected (EINVAL)"; fi
+if echo bogus >$knob 2>/dev/null; then fail "vfallback_buffers=bogus rejected"; else pass "vfallback_buffers=bogus rejected (EINVAL)"; fi
+check "knob unchanged after invalid writes" test "$(cat $knob)" = Y
+check "buf_memory line in /proc/fs/xfs/stat" grep -q '^buf_memory ' /proc/fs/xfs/stat
+for c in filemap_minorder_fail vfallback_io_read vfallback_io_write; do
+	check "counter $c in /proc/vmstat" grep -q "^$c " /proc/vmstat
+done
+check "fail_page_alloc in debugfs" test -d $FI
+
+truncate -s 1G /tmp/xfs.img
+losetup $DEV /tmp/xfs.img
+mkdir -p $MNT
+
+# metadata NAME MKFS-OPTIONS...: many files with xattrs and renames, a
+# forced shutdown with the log flushed, remount (log replay), files all
+# there, xfs_repair -n clean, vcompound areas back to the baseline.
+metadata() {
+	name=$1
+	shift
+	settle_deferred
+	base=$(vcompounds)
+	bp0=$(buf_memory physical) bv0=$(buf_memory virtual) bb0=$(buf_memory bulk)
+	if ! mkfs.xfs -q -f "$@" $DEV; then fail "$name: mkfs.xfs $*"; return; fi
+	if ! mount -t xfs $DEV $MNT; then fail "$name: mount"; return; fi
+	mkdir -p $MNT/stress $MNT/d
+	stress-ng --dir 1 --dentry 1 --rename 1 --xattr 1 --timeout 8s \
+		--temp-path $MNT/stress --quiet >/tmp/stress.out 2>&1 ||
+		{ fail "$name: stress-ng dir/dentry/rename/xattr"; cat /tmp/stress.out; }
+	i=0
+	while [ $i -lt 1500 ]; do
+		: >$MNT/d/file-with-a-long-name-$i
+		i=$((i + 1))
+	done
+	mv $MNT/d/file-with-a-long-name-7 $MNT/d/renamed-7
+	check "$name: forced shutdown (log flushed)" xfs_io -x -c "shutdown -f" $MNT
+	umount $MNT
+	if ! mount -t xfs $DEV $MNT; then fail "$name: remount after shutdown (log replay)"; return; fi
+	n=$(ls $MNT/d | wc -l)
+	check "$name: 1500 files after log replay ($n)" test "$n" = 1500
+	check "$name: rename survived log replay" test -e $MNT/d/renamed-7
+	rm -rf $MNT/stress
+	umount $MNT
+	if xfs_repair -n $DEV >/tmp/repair.out 2>&1; then
+		pass "$name: xfs_repair -n clean"
+	else
+		fail "$name: xfs_repair -n"
+		tail -20 /tmp/repair.out
+	fi
+	settle_deferred
+	now=$(vcompounds)
+	check "$name: vcompound areas back to baseline after unmount ($base -> $now)" test "$now" -le "$base"
+	bp=$(( $(buf_memory physical) - bp0 )) bv=$(( $(buf_memory virtual) - bv0 )) bb=$(( $(buf_memory bulk) - bb0 ))
+	echo "$name: multi-page buffers: $bp physical, $bv virtual, $bb bulk"
+	echo "metadata $name frag=$frag physical=$bp virtual=$bv bulk=$bb" >>"$VF_OUT/stage3-buffers.txt"
+	if [ "$expect" = always ]; then
+		check "$name: always: multi-page buffers are virtual" test "$bv" -gt 0 -a "$bp" = 0
+	elif [ "$frag" = none ]; then
+		check "$name: multi-page buffers are one block each" test $((bp + bv)) -gt 0
+	else
+		check "$name: fragmented: multi-page buffers fall back to virtual" test "$bv" -gt 0
+	fi
+	check "$name: no bulk-allocated multi-page buffer while the knob is on" test "$bb" = 0
+}
+
+# fio_verify NAME RW BS [make-it-fail]: write 32 MiB with crc32c checksums,
+# drop the caches, read it back and verify (the same order: sequential or
+# random). With make-it-fail, fail_page_alloc fails every allocation of
+# the block's folio order made by fio.
+fio_verify() {
+	name=$1 rw=$2 bs=$3 mif=${4:-0}
+	common="--name=$name --filename=$MNT/$name --rw=$rw --bs=$bs --size=32m --ioengine=psync --verify=crc32c --verify_state_save=0 --randrepeat=1"
+	r0=$(vmstat vfallback_io_read) w0=$(vmstat vfallback_io_write) m0=$(vmstat filemap_minorder_fail)
+	# shellcheck disable=SC2086
+	(echo "$mif" >/proc/self/make-it-fail && exec fio $common --do_verify=0) >/tmp/fio-w.out 2>&1
+	wrc=$?
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	# shellcheck disable=SC2086
+	(echo "$mif" >/proc/self/make-it-fail && exec fio $common --verify_only=1) >/tmp/fio-r.out 2>&1
+	rrc=$?
+	r=$(( $(vmstat vfallback_io_read) - r0 )) w=$(( $(vmstat vfallback_io_write) - w0 ))
+	m=$(( $(vmstat filemap_minorder_fail) - m0 ))
+	echo "$name ($rw $bs, frag=$frag, forced=$mif): fio write rc=$wrc, verify rc=$rrc; fallback reads $r, writes $w; min-order failures $m"
+	echo "fio $name rw=$rw bs=$bs frag=$frag forced=$mif write_rc=$wrc verify_rc=$rrc fallback_read=$r fallback_write=$w minorder_fail=$m" >>"$VF_OUT/stage3-fio.txt"
+	check "$name: fio write completes" test "$wrc" = 0
+	check "$name: fio verify (crc32c) after dropping caches" test "$rrc" = 0
+	grep -q 'err= 0' /tmp/fio-r.out || { fail "$name: fio reported errors"; grep -i 'err\|verify' /tmp/fio-r.out | head; }
+	if [ "$mif" = 1 ]; then
+		check "$name: forced: min-order folio allocations failed" test "$m" -gt 0
+		check "$name: forced: reads served by the fallback" test "$r" -gt 0
+		check "$name: forced: writes served by the fallback" test "$w" -gt 0
+	fi
+	rm -f "$MNT/$name"
+}
+
+# mmap_probe NAME TIMES: map a cold 1 MiB range of a large-block file and
+# read it while the first TIMES allocations of the block's folio order fail
+# (-1: all of them; the read is then stopped after 15 s). Prints what
+# happens: page faults need the folio, there is no fallback for them.
+mmap_probe() {
+	dd if=/dev/urandom of=$MNT/mmap.dat bs=64k count=16 2>/dev/null
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	echo "$2" >$FI/times
+	m0=$(vmstat filemap_minorder_fail)
+	read -r t0 _ </proc/uptime
+	(echo 1 >/proc/self/make-it-fail && exec timeout 15 xfs_io -r -c "mmap -r 0 1m" -c "mread 0 1m" $MNT/mmap.dat) \
+		>/tmp/mmap.out 2>&1
+	rc=$?
+	read -r t1 _ </proc/uptime
+	m=$(( $(vmstat filemap_minorder_fail) - m0 ))
+	echo "mmap $1: mread of 1 MiB of a cold 64 KiB-block file, $2 folio allocations failing: exit $rc after $t0..$t1 s, $m min-order failures ($(tail -c 160 /tmp/mmap.out | tr '\n' ' '))"
+	echo "mmap $1 failing=$2 rc=$rc t0=$t0 t1=$t1 minorder_fail=$m" >>"$VF_OUT/stage3-mmap.txt"
+	echo -1 >$FI/times
+	rm -f $MNT/mmap.dat
+}
+
+fail_folios() {
+	echo "$1" >$FI/min-order
+	echo N >$FI/ignore-gfp-wait
+	echo N >$FI/ignore-gfp-highmem
+	echo Y >$FI/task-filter
+	echo 0 >$FI/verbose
+	echo -1 >$FI/times
+	echo 100 >$FI/probability
+}
+
+: >"$VF_OUT/stage3-buffers.txt"
+: >"$VF_OUT/stage3-fio.txt"
+: >"$VF_OUT/stage3-mmap.txt"
+snapshot before
+frag=none
+metadata "4k-n64k" -b size=4096 -n size=65536
+metadata "16k" -b size=16384
+metadata "64k" -b size=65536
+
+# File data on 64 KiB blocks (folio order 4), the fallback forced.
+mkfs.xfs -q -f -b size=65536 $DEV && mount -t xfs $DEV $MNT || fail "64k: mkfs and mount for fio"
+fail_folios 4
+fio_verify seq-forced write 64k 1
+fio_verify rand-forced randwrite 16k 1
+mmap_probe forced-100 100
+mmap_probe forced-all -1
+echo 0 >$FI/probability
+umount $MNT
+
+# The knob off: the bulk path of 6.12, with vm_map_ram().
+echo 0 >$knob
+bb0=$(buf_memory bulk) vm0=$(buf_memory vmapped) bp0=$(buf_memory physical) bv0=$(buf_memory virtual)
+mkfs.xfs -q -f -b size=4096 -n size=65536 $DEV && mount -t xfs $DEV $MNT
+mkdir $MNT/d && i=0 && while [ $i -lt 500 ]; do : >$MNT/d/file-with-a-long-name-$i; i=$((i + 1)); done
+umount $MNT
+mount -t xfs $DEV $MNT && ls $MNT/d >/dev/null && umount $MNT
+check "knob off: multi-page buffers from the bulk allocator" test $(( $(buf_memory bulk) - bb0 )) -gt 0
+check "knob off: and mapped with vm_map_ram()" test $(( $(buf_memory vmapped) - vm0 )) -gt 0
+check "knob off: no block buffers" test $(( $(buf_memory physical) + $(buf_memory virtual) - bp0 - bv0 )) = 0
+echo 1 >$knob
+
+# Under the unmovable fragmenter: no free block of order >= 1 is left.
+if insmod "$VF_IN/vffrag.ko" keep_mb=384 && [ -f $FRAG/status ]; then
+	pass "vffrag.ko loaded"
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+	echo refrag >$FRAG/control
+	cat $FRAG/status
+	cat /proc/buddyinfo
+	snapshot frag
+	frag=unmovable
+	metadata "4k-n64k-frag" -b size=4096 -n size=65536
+	metadata "16k-frag" -b size=16384
+	metadata "64k-frag" -b size=65536
+	mkfs.xfs -q -f -b size=65536 $DEV && mount -t xfs $DEV $MNT || fail "64k-frag: mkfs and mount for fio"
+	echo refrag >$FRAG/control
+	fio_verify seq-frag write 64k
+	echo refrag >$FRAG/control
+	fio_verify rand-frag randwrite 16k
+	umount $MNT
+	# A file system larger than the guest's memory still mounts.
+	truncate -s 64G /tmp/big.img
+	losetup /dev/loop3 /tmp/big.img
+	check "64 GiB xfs (64 KiB blocks): mkfs" mkfs.xfs -q -f -b size=65536 /dev/loop3
+	check "64 GiB xfs: mounts with 2 GiB of RAM, fragmented" mount -t xfs /dev/loop3 $MNT
+	df -h $MNT | tail -1
+	umount $MNT
+	losetup -d /dev/loop3
+	rm -f /tmp/big.img
+	cat $FRAG/status
+	check "rmmod vffrag (frees every held page)" rmmod vffrag
+else
+	fail "insmod vffrag.ko"
+fi
+frag=none
+snapshot after
+
+losetup -d $DEV
+rm -f /tmp/xfs.img
+finish
