@@ -313,7 +313,10 @@ def lbs_section(rows):
              "random 16 KiB writes, then the same reads after dropping the caches; then creates "
              "2000 files (files/s). Under `unmovable` the fragmenter re-fragments before each "
              "step. Cell: errors (fio runs that failed) / MB/s; `fallback` = reads and writes "
-             "served by the virtual-fallback path (vfallback_io_*). Data: `largeblock.csv`.")
+             "served by the virtual-fallback path (vfallback_io_*). Data: `largeblock.csv`. "
+             "On kernels without the fallback the failing folio allocations under `unmovable` "
+             "print page allocation failure warnings: that is the measured behaviour, and the "
+             "workload brackets it for the console check.")
     L.append("")
     L.append("MB/s and files/s are emulator timings under TCG: compare within a row, not across runs.")
     kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
