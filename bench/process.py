@@ -264,7 +264,8 @@ def load_lbs(run):
                 nbytes, mbs, err, etext = job
                 row.update(bytes=nbytes, mb_per_s=f"{mbs:.1f}",
                            errors=1 if err or (rc or 0) != 0 else 0,
-                           error_text=(f"errno {err}: {etext}" if err else ""))
+                           error_text=(f"errno {err}" + (f": {etext}" if etext else "")
+                                       if err else ""))
         elif "usec" in d:
             files, usec = num(d.get("files")), num(d.get("usec"))
             row.update(files=d.get("files", ""), usec=d.get("usec", ""), bytes=0, mb_per_s="",
