@@ -16,7 +16,7 @@ done
 [ -x /bin/busybox ] && file -L /bin/busybox | grep -q 'statically linked' ||
 	die "/bin/busybox is not the static busybox: run 'make deps' (busybox-static)"
 
-key=$( (sha256sum "$0" "$VF_TOP/qemu/init"; for b in "${bins[@]}"; do stat -L -c '%n %s %Y' "$b"; done) | sha256sum)
+key=$( (sha256sum "$0" "$VF_TOP/qemu/init" "$VF_TOP"/qemu/tools/*.c; for b in "${bins[@]}"; do stat -L -c '%n %s %Y' "$b"; done) | sha256sum)
 if [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
 	echo "initramfs: $out (up to date)"
 	exit 0
@@ -39,6 +39,12 @@ copy_with_libs() {
 for b in "${bins[@]}"; do copy_with_libs "$b"; done
 ln -sf mke2fs "$root/sbin/mkfs.ext4"
 ln -sf busybox "$root/bin/sh"
+# The project's own guest tools (static, no libraries to copy).
+for src in "$VF_TOP"/qemu/tools/*.c; do
+	tool=$(basename "$src" .c)
+	gcc -static -O2 -Wall -Werror -o "$root/usr/bin/$tool" "$src" ||
+		die "building guest tool $tool from $src failed: is build-essential installed? ('make deps')"
+done
 cp "$VF_TOP/qemu/init" "$root/init"
 chmod +x "$root/init"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
