@@ -95,7 +95,14 @@ metadata() {
 	fi
 	settle_deferred
 	now=$(vcompounds)
-	check "$fs: non-slab vcompound areas back to baseline after unmount ($base -> $now)" test "$now" -le "$base"
+	# Mode "always": every GFP_VFALLBACK user is virtual, among them the
+	# seq_file buffer that reads /proc/vmallocinfo itself and other /proc
+	# readers: a few areas come and go (measured: up to 4). A leak of XFS
+	# buffers would be hundreds (one per multi-page buffer).
+	slack=0
+	[ "$expect" = always ] && slack=8
+	check "$fs: non-slab vcompound areas back to baseline after unmount ($base -> $now, slack $slack)" \
+		test "$now" -le $((base + slack))
 	bp=$(( $(buf_memory physical) - bp0 )) bv=$(( $(buf_memory virtual) - bv0 )) bb=$(( $(buf_memory bulk) - bb0 ))
 	echo "$fs: multi-page buffers: $bp physical, $bv virtual, $bb bulk"
 	echo "metadata $fs frag=$frag physical=$bp virtual=$bv bulk=$bb" >>"$VF_OUT/stage3-buffers.txt"
