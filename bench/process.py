@@ -187,16 +187,21 @@ def load_run(run):
     return meta, info, list(rows.values())
 
 
-def load_slab(run):
-    """Rows (dicts with SLAB_COLUMNS) of one boot's slab workload; [] without slab-raw.txt."""
+def guest_lines(run, name):
+    """(meta, path, lines) of a boot's guest file NAME; lines is [] when it is absent."""
     meta = read_kv_file(os.path.join(run, "meta"))
-    path = guest_file(run, "slab-raw.txt")
-    rows = []
+    path = guest_file(run, name)
     try:
         with open(path) as f:
-            lines = f.readlines()
+            return meta, path, f.readlines()
     except OSError:
-        return rows
+        return meta, path, []
+
+
+def load_slab(run):
+    """Rows (dicts with SLAB_COLUMNS) of one boot's slab workload; [] without slab-raw.txt."""
+    meta, path, lines = guest_lines(run, "slab-raw.txt")
+    rows = []
     for line in lines:
         d = kv_line(line)
         if "cache" not in d:
@@ -237,14 +242,8 @@ def fio_job(path):
 
 def load_lbs(run):
     """Rows (LBS_COLUMNS + LBS_EXTRA) of one boot's large-block workload; [] without lbs-raw.txt."""
-    meta = read_kv_file(os.path.join(run, "meta"))
-    path = guest_file(run, "lbs-raw.txt")
+    meta, path, lines = guest_lines(run, "lbs-raw.txt")
     rows = []
-    try:
-        with open(path) as f:
-            lines = f.readlines()
-    except OSError:
-        return rows
     base = os.path.dirname(path)
     for line in lines:
         d = kv_line(line)
