@@ -28,7 +28,7 @@ import sys
 COLUMNS = ["kernel", "variant", "accel", "scenario", "method", "order",
            "attempts", "successes", "p50_ns", "p99_ns", "max_ns",
            "seq_ns_per_page", "rand_ns_per_page", "compact_stall"]
-EXTRA = ["status", "run", "iters", "success_rate", "path", "physical", "virtual",
+EXTRA = ["status", "run", "iters", "pattern", "hold", "success_rate", "path", "physical", "virtual",
          "access_path", "ref_seq_ns_per_page", "ref_rand_ns_per_page", "seq_vs_ref",
          "rand_vs_ref", "elapsed_ms", "budget_hit", "clock",
          "vfallback_physical", "vfallback_virtual", "vfallback_fail",
@@ -53,6 +53,7 @@ BUF_KINDS = ["physical", "virtual", "vmapped"]
 METHODS = ["plain_noretry", "plain", "vfallback", "vmalloc", "kvmalloc"]
 HEADLINE_METHODS = ["plain", "plain_noretry", "vfallback"]
 SCENARIOS = ["none", "movable", "unmovable"]
+PATTERNS = ["cycle", "hold"]	# free each block at once | keep every block to the end
 VARIANTS = ["default", "always", "debug"]
 QUICK_ORDERS = [1, 3, 5, 7, 9, 10]
 FULL_ORDERS = list(range(1, 11))
@@ -133,7 +134,9 @@ def expected_cells(meta, info):
         orders = FULL_ORDERS if meta.get("bench") == "full" else QUICK_ORDERS
     if not methods:
         methods = [m for m in METHODS if m != "vfallback" or meta.get("kernel") != "plain"]
-    return methods, orders
+    held = [m for m in (info.get("hold_methods") or "").split(",") if m in methods]
+    return [(m, o, "cycle") for o in orders for m in methods] + \
+        [(m, o, "hold") for o in orders for m in held], orders
 
 
 def load_run(run):
@@ -165,16 +168,17 @@ def load_run(run):
                     if k in d and k not in base:
                         row[k] = d[k]
                 row["status"] = d.get("status", "ok")
-                rows[(row["method"], int(row["order"]))] = row
-    methods, orders = expected_cells(meta, info)
-    for m in methods:
-        for o in orders:
-            if (m, o) not in rows:
-                row = dict(base)
-                row.update(scenario=scenario, method=m, order=str(o),
-                           attempts="0", successes="0",
-                           status="missing" if os.path.exists(raw) else "no_data")
-                rows[(m, o)] = row
+                row["hold"] = d.get("hold", "0")
+                row["pattern"] = "hold" if (num(row["hold"]) or 0) > 0 else "cycle"
+                rows[(row["method"], int(row["order"]), row["pattern"])] = row
+    cells, orders = expected_cells(meta, info)
+    for (m, o, pat) in cells:
+        if (m, o, pat) not in rows:
+            row = dict(base)
+            row.update(scenario=scenario, method=m, order=str(o), pattern=pat,
+                       attempts="0", successes="0",
+                       status="missing" if os.path.exists(raw) else "no_data")
+            rows[(m, o, pat)] = row
     for row in rows.values():
         rs = ratio(row.get("seq_ns_per_page"), row.get("ref_seq_ns_per_page"))
         rr = ratio(row.get("rand_ns_per_page"), row.get("ref_rand_ns_per_page"))
@@ -449,6 +453,7 @@ def sort_key(r):
     return (kernel_key(r["kernel"]),
             VARIANTS.index(r["variant"]) if r["variant"] in VARIANTS else 9,
             SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS else 9,
+            PATTERNS.index(r.get("pattern", "cycle")) if r.get("pattern", "cycle") in PATTERNS else 9,
             METHODS.index(r["method"]) if r["method"] in METHODS else 9,
             int(r["order"]))
 
@@ -481,12 +486,18 @@ def kv_label(kernel, variant):
     return f"{kernel}/{variant}"
 
 
-def cell(rows, kernel, variant, scenario, method, order):
+def cell(rows, kernel, variant, scenario, method, order, pattern="cycle"):
     for r in rows:
-        if (r["kernel"], r["variant"], r["scenario"], r["method"], int(r["order"])) == \
-                (kernel, variant, scenario, method, order):
+        if (r["kernel"], r["variant"], r["scenario"], r["method"], int(r["order"]),
+                r.get("pattern") or "cycle") == (kernel, variant, scenario, method, order, pattern):
             return r
     return None
+
+
+def held_mb(infos):
+    """The hold_mb of the boots that ran hold cells."""
+    mb = sorted({i.get("hold_mb") for i in infos if i and i.get("hold_methods")} - {None})
+    return "/".join(mb) if mb else "?"
 
 
 def success_cell(r):
@@ -557,39 +568,50 @@ def access_ratios(rows, kvs, orders):
     return out
 
 
+PATTERN_NOTE = {
+    "cycle": "allocate/touch/free cycles",
+    "hold": "blocks held to the end of the run, each attempt needs a block of its own",
+}
+
+
 def checks(rows, kvs, orders):
-    """Acceptance statements, evaluated on the data."""
+    """Acceptance statements, evaluated on the data, per allocation pattern."""
     lines = []
-    for (k, v) in kvs:
-        if k == "plain":
-            continue
-        fails = []
-        for o in orders:
-            pn = cell(rows, k, v, "unmovable", "plain_noretry", o)
-            vf = cell(rows, k, v, "unmovable", "vfallback", o)
-            pl = cell(rows, k, v, "unmovable", "plain", o)
-            if not pn or not vf or num(pn.get("attempts")) is None:
+    for pat in PATTERNS:
+        for (k, v) in kvs:
+            if k == "plain":
                 continue
-            if (num(pn.get("successes")) or 0) < (num(pn.get("attempts")) or 0):
-                a, s = num(vf.get("attempts")) or 0, num(vf.get("successes")) or 0
-                full = a > 0 and s == a and vf.get("status") == "ok"
-                p99_vf, p99_pl = num(vf.get("p99_ns")), num(pl.get("p99_ns")) if pl else None
-                faster = p99_vf is not None and p99_pl is not None and p99_vf < p99_pl
-                fails.append((o, full, faster, p99_vf, p99_pl))
-        if not any((r["kernel"], r["variant"], r["scenario"]) == (k, v, "unmovable") for r in rows):
-            lines.append(f"- {k}/{v}, unmovable: not measured")
-            continue
-        if not fails:
-            lines.append(f"- {k}/{v}, unmovable: plain_noretry never failed, nothing to compare")
-            continue
-        ok100 = all(f[1] for f in fails)
-        okp99 = all(f[2] for f in fails)
-        orders_s = ",".join(str(f[0]) for f in fails)
-        lines.append(f"- {k}/{v}, unmovable, orders where plain_noretry failed ({orders_s}): "
-                     f"vfallback 100% successful: **{'yes' if ok100 else 'no'}**; "
-                     f"vfallback p99 below plain: **{'yes' if okp99 else 'no'}**"
-                     + ("" if okp99 else " (" + ", ".join(
-                         f"order {f[0]}: {fmt_ns(f[3])} vs {fmt_ns(f[4])}" for f in fails if not f[2]) + ")"))
+            if not any((r["kernel"], r["variant"], r["scenario"], r.get("pattern") or "cycle")
+                       == (k, v, "unmovable", pat) for r in rows):
+                if pat == "cycle":
+                    lines.append(f"- {k}/{v}, unmovable: not measured")
+                continue
+            label = f"{k}/{v}, unmovable, {pat} ({PATTERN_NOTE[pat]})"
+            fails = []
+            for o in orders:
+                pn = cell(rows, k, v, "unmovable", "plain_noretry", o, pat)
+                vf = cell(rows, k, v, "unmovable", "vfallback", o, pat)
+                pl = cell(rows, k, v, "unmovable", "plain", o, pat)
+                if not pn or not vf or num(pn.get("attempts")) is None:
+                    continue
+                if (num(pn.get("successes")) or 0) < (num(pn.get("attempts")) or 0):
+                    a, s = num(vf.get("attempts")) or 0, num(vf.get("successes")) or 0
+                    full = a > 0 and s == a and vf.get("status") == "ok"
+                    p99_vf, p99_pl = num(vf.get("p99_ns")), num(pl.get("p99_ns")) if pl else None
+                    faster = p99_vf is not None and p99_pl is not None and p99_vf < p99_pl
+                    fails.append((o, full, faster, p99_vf, p99_pl))
+            if not fails:
+                lines.append(f"- {label}: plain_noretry never failed, nothing to compare")
+                continue
+            ok100 = all(f[1] for f in fails)
+            okp99 = all(f[2] for f in fails)
+            orders_s = ",".join(str(f[0]) for f in fails)
+            lines.append(f"- {label}, orders where plain_noretry failed ({orders_s}): "
+                         f"vfallback 100% successful: **{'yes' if ok100 else 'no'}**; "
+                         f"vfallback p99 below plain: **{'yes' if okp99 else 'no'}**"
+                         + ("" if okp99 else " (" + ", ".join(
+                             f"order {f[0]}: {fmt_ns(f[3])} vs {fmt_ns(f[4])}"
+                             for f in fails if not f[2]) + ")"))
     for (k, v) in kvs:
         if v != "always":
             continue
@@ -726,7 +748,8 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("- **Absolute times are emulator times** (TCG): only ratios between methods "
              "measured in the same boot mean something; comparisons across boots are marked.")
     L.append("- Latency: per attempt, allocation + free (the touch is not timed); a failed "
-             "attempt counts with the time it took to fail. p99 over all attempts.")
+             "attempt counts with the time it took to fail. p99 over all attempts "
+             "(nearest rank: the largest value below 100 attempts).")
     L.append("- Scenarios: `none` (fresh guest), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
              "memory, running during the measurement), `unmovable` (bench/vffrag.ko pins every "
              "other page; compaction cannot repair it; its OOM notifier releases pinned pages "
@@ -750,6 +773,25 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
         for o in orders:
             L.append(f"| {o} | " + " | ".join(success_cell(cell(rows, k, v, s, m, o))
                                              for k, v, m in cols) + " |")
+        hcols = [(k, v, m) for (k, v) in kvs for m in HEADLINE_METHODS
+                 if any((r["kernel"], r["variant"], r["scenario"], r["method"], r.get("pattern"))
+                        == (k, v, s, m, "hold") for r in rows)]
+        if not hcols:
+            continue
+        L.append("")
+        L.append(f"### Scenario `{s}`, blocks held")
+        L.append("")
+        L.append("Every block of a run is kept until its end (vfbench `hold=N`, at most "
+                 f"{held_mb(infos)} MiB), so that each attempt needs a free block of its own; in the "
+                 "cycles above, a block freed by one attempt is usually the next attempt's. "
+                 "Each cell: success rate · p99 latency of allocate+free (attempts).")
+        L.append("")
+        L.append("| order | " + " | ".join(f"{k}/{v} {m}" for k, v, m in hcols) + " |")
+        L.append("|---:|" + "---|" * len(hcols))
+        for o in orders:
+            L.append(f"| {o} | " + " | ".join(
+                success_cell(r) + (f" ({r.get('attempts')})" if r and r.get("status") == "ok" else "")
+                for r in (cell(rows, k, v, s, m, o, "hold") for k, v, m in hcols)) + " |")
     L.append("")
     L.append("## Access cost: virtual vs physical")
     L.append("")

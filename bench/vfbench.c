@@ -3,16 +3,21 @@
  * vfbench: higher-order allocation benchmark for vfallback.
  *
  * debugfs /sys/kernel/debug/vfbench/run:
- *   write "METHOD ORDER ITERS [noaccess]"
+ *   write "METHOD ORDER ITERS [noaccess] [hold=N]"
  *	ITERS allocate / touch (one word per page) / free cycles of
  *	PAGE_SIZE << ORDER bytes, then (unless "noaccess") the cost of
  *	using one held allocation of that size.
+ *	hold=N keeps up to N allocations before freeing them (in batches of
+ *	N attempts): each attempt then needs a block of its own, where a
+ *	cycle frees its block and the next attempt usually gets the same
+ *	one back. N << ORDER pages may not exceed a quarter of RAM.
  *   read
  *	one line of key=value for the last run.
  * debugfs /sys/kernel/debug/vfbench/methods: the methods this kernel has.
  *
- * Latency is per attempt, allocation plus free (the touch is not timed),
- * from ktime_get_ns(); a failed attempt counts with the time it took to
+ * Latency is per attempt, allocation plus free (the touch is not timed;
+ * with hold=N the free is timed when the batch is released and added to
+ * the attempt that allocated it), from ktime_get_ns(); a failed attempt counts with the time it took to
  * fail, which is what a caller waits for. Sorted, nearest rank.
  *
  * Clock: ktime_get_ns() when the clocksource resolves better than
@@ -61,6 +66,7 @@
 #define VFB_RAND_PER_PAGE	16
 #define VFB_SEED		0x76666265ULL	/* "vfbe" */
 #define VFB_FINE_CLOCK_NS	10000
+#define VFB_HOLD_RAM_SHIFT	2	/* hold at most RAM >> 2 */
 
 static unsigned int budget_ms = 60000;
 module_param(budget_ms, uint, 0644);
@@ -351,11 +357,34 @@ out:
 	kvfree(idx);
 }
 
-static int vfb_run(const struct vfb_method *m, unsigned int order,
-		   unsigned long iters, bool access, struct vfb_result *r)
+/* An allocation held until its batch is released, and its attempt. */
+struct vfb_held {
+	struct vfb_buf b;
+	unsigned long i;
+};
+
+/* Free the held allocations, adding each free's time to its attempt. */
+static void vfb_release(const struct vfb_method *m, unsigned int order,
+			struct vfb_held *held, unsigned long nr, u64 *lat)
 {
-	unsigned long nr_pages = 1UL << order;
+	unsigned long j;
+	u64 t0;
+
+	for (j = 0; j < nr; j++) {
+		t0 = vfb_now();
+		m->free(&held[j].b, order);
+		lat[held[j].i] += vfb_ns(vfb_now() - t0);
+		cond_resched();
+	}
+}
+
+static int vfb_run(const struct vfb_method *m, unsigned int order,
+		   unsigned long iters, unsigned long hold, bool access,
+		   struct vfb_result *r)
+{
+	unsigned long nr_pages = 1UL << order, nr_held = 0;
 	u64 *lat, t0, t1, start, budget_ns = (u64)budget_ms * NSEC_PER_MSEC;
+	struct vfb_held *held = NULL;
 	struct vfb_buf b;
 	unsigned long i;
 	bool ok;
@@ -364,6 +393,13 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 	lat = kvmalloc_array(iters, sizeof(*lat), GFP_KERNEL);
 	if (!lat)
 		return -ENOMEM;
+	if (hold) {
+		held = kvmalloc_array(min(hold, iters), sizeof(*held), GFP_KERNEL);
+		if (!held) {
+			kvfree(lat);
+			return -ENOMEM;
+		}
+	}
 
 	start = vfb_now();
 	for (i = 0; i < iters; i++) {
@@ -379,11 +415,20 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 			else
 				r->physical++;
 			vfb_touch(b.addr, nr_pages);
-			t0 = vfb_now();
-			m->free(&b, order);
-			lat[i] += vfb_ns(vfb_now() - t0);
+			if (held) {
+				held[nr_held].b = b;
+				held[nr_held++].i = i;
+			} else {
+				t0 = vfb_now();
+				m->free(&b, order);
+				lat[i] += vfb_ns(vfb_now() - t0);
+			}
 		}
 		r->attempts++;
+		if (held && r->attempts % hold == 0) {
+			vfb_release(m, order, held, nr_held, lat);
+			nr_held = 0;
+		}
 		cond_resched();
 		if (fatal_signal_pending(current))
 			break;
@@ -392,8 +437,11 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 			break;
 		}
 	}
+	if (held) {
+		vfb_release(m, order, held, nr_held, lat);
+		kvfree(held);
+	}
 	r->elapsed_ms = div64_u64(vfb_ns(vfb_now() - start), NSEC_PER_MSEC);
-
 	sort(lat, r->attempts, sizeof(*lat), vfb_cmp_u64, NULL);
 	r->p50 = vfb_percentile(lat, r->attempts, 50);
 	r->p99 = vfb_percentile(lat, r->attempts, 99);
@@ -431,9 +479,10 @@ static const char *vfb_access_path(int access_virtual)
 	return access_virtual ? "virtual" : "physical";
 }
 
-/* Parse "METHOD ORDER ITERS [noaccess]"; -EINVAL with the reason logged. */
+/* Parse "METHOD ORDER ITERS [noaccess] [hold=N]"; -EINVAL with the reason logged. */
 static int vfb_parse(char *line, const struct vfb_method **m,
-		     unsigned int *order, unsigned long *iters, bool *access)
+		     unsigned int *order, unsigned long *iters, bool *access,
+		     unsigned long *hold)
 {
 	char *name, *tok;
 	unsigned long v;
@@ -441,7 +490,7 @@ static int vfb_parse(char *line, const struct vfb_method **m,
 	line = strim(line);
 	name = strsep(&line, " \t");
 	if (!name || !*name) {
-		pr_warn("run: empty line; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		pr_warn("run: empty line; expected 'METHOD ORDER ITERS [noaccess] [hold=N]'\n");
 		return -EINVAL;
 	}
 	*m = vfb_find_method(name);
@@ -452,7 +501,7 @@ static int vfb_parse(char *line, const struct vfb_method **m,
 
 	tok = strsep(&line, " \t");
 	if (!tok || kstrtoul(tok, 10, &v)) {
-		pr_warn("run: missing or malformed ORDER; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		pr_warn("run: missing or malformed ORDER; expected 'METHOD ORDER ITERS [noaccess] [hold=N]'\n");
 		return -EINVAL;
 	}
 	if (v < 1 || v > MAX_PAGE_ORDER) {
@@ -463,7 +512,7 @@ static int vfb_parse(char *line, const struct vfb_method **m,
 
 	tok = strsep(&line, " \t");
 	if (!tok || kstrtoul(tok, 10, &v)) {
-		pr_warn("run: missing or malformed ITERS; expected 'METHOD ORDER ITERS [noaccess]'\n");
+		pr_warn("run: missing or malformed ITERS; expected 'METHOD ORDER ITERS [noaccess] [hold=N]'\n");
 		return -EINVAL;
 	}
 	if (v < 1 || v > VFB_MAX_ITERS) {
@@ -478,6 +527,21 @@ static int vfb_parse(char *line, const struct vfb_method **m,
 		*access = false;
 		tok = strsep(&line, " \t");
 	}
+	*hold = 0;
+	if (tok && !strncmp(tok, "hold=", 5)) {
+		if (kstrtoul(tok + 5, 10, &v) || v < 1 || v > VFB_MAX_ITERS) {
+			pr_warn("run: malformed '%s'; expected hold=N, N in 1..%d\n",
+				tok, VFB_MAX_ITERS);
+			return -EINVAL;
+		}
+		if ((v << *order) > (totalram_pages() >> VFB_HOLD_RAM_SHIFT)) {
+			pr_warn("run: hold=%lu of order %u would pin %lu MiB, more than a quarter of RAM\n",
+				v, *order, (v << *order) >> (20 - PAGE_SHIFT));
+			return -EINVAL;
+		}
+		*hold = v;
+		tok = strsep(&line, " \t");
+	}
 	if (tok) {
 		pr_warn("run: unexpected '%s' after ITERS\n", tok);
 		return -EINVAL;
@@ -490,7 +554,7 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 {
 	const struct vfb_method *m;
 	struct vfb_result r;
-	unsigned long iters;
+	unsigned long iters, hold;
 	unsigned int order;
 	char buf[64];
 	bool access;
@@ -503,16 +567,16 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	ret = vfb_parse(buf, &m, &order, &iters, &access);
+	ret = vfb_parse(buf, &m, &order, &iters, &access, &hold);
 	if (ret)
 		return ret;
 
 	mutex_lock(&vfb_lock);
-	ret = vfb_run(m, order, iters, access, &r);
+	ret = vfb_run(m, order, iters, hold, access, &r);
 	if (!ret)
 		scnprintf(vfb_last, sizeof(vfb_last),
-			  "method=%s order=%u iters=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
-			  m->name, order, iters, r.attempts, r.successes,
+			  "method=%s order=%u iters=%lu hold=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
+			  m->name, order, iters, hold, r.attempts, r.successes,
 			  r.p50, r.p99, r.max, r.seq_ns_per_page,
 			  r.rand_ns_per_page, r.ref_seq_ns_per_page,
 			  r.ref_rand_ns_per_page, vfb_path(m, &r),

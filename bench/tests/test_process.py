@@ -4,11 +4,12 @@
 Run: python3 bench/tests/test_process.py
 Prints one PASS/FAIL line per case; exits non-zero if any case fails.
 
-The fixture has three boots: plain/default unmovable (plain_noretry fails,
+The fixture has four boots: plain/default unmovable (plain_noretry fails,
 plain succeeds through OOM releases), stage1/always none (vfallback
 virtual, plain_noretry physical: access-cost ratios 1.50 and 1.30 for
 seq against the physical reference of the same cell), stage1/default unmovable (a failed boot that reported 3 of its 10
-cells: the other 7 must appear as status=missing).
+cells: the other 7 must appear as status=missing), stage1/always unmovable
+(cycle and hold cells of plain_noretry, plain and vfallback at orders 1, 3).
 
 The large-block case (lbs_case) builds three boots with lbs-raw.txt and fio
 JSON: plain 64K reads failing with ENOMEM, stage 3 reading through the
@@ -92,7 +93,7 @@ def main():
         check("alloc.csv starts with the fixed columns", header.startswith(HEADER + ","), header[:160])
         with open(path) as f:
             rows = list(csv.DictReader(f))
-        check("alloc.csv has 28 rows (21 reported + 7 missing)", len(rows) == 28, f"{len(rows)} rows")
+        check("alloc.csv has 40 rows (33 reported + 7 missing)", len(rows) == 40, f"{len(rows)} rows")
 
         r = row(rows, kernel="plain", variant="default", scenario="unmovable",
                 method="plain_noretry", order="3")
@@ -119,9 +120,26 @@ def main():
               r is not None and r["path"] == "virtual" and r["vfallback_virtual"] == "201"
               and r["access_path"] == "virtual")
 
+        r = row(rows, kernel="stage1", variant="always", scenario="unmovable", method="plain",
+                order="1", pattern="hold")
+        c = row(rows, kernel="stage1", variant="always", scenario="unmovable", method="plain",
+                order="1", pattern="cycle")
+        check("hold and cycle cells of one method and order are separate rows",
+              r is not None and r["hold"] == "200" and r["p99_ns"] == "9000000"
+              and c is not None and c["hold"] == "0" and c["p99_ns"] == "3000", f"{r} {c}")
+
         readme = os.path.join(out, "README.md")
         text = open(readme).read() if os.path.exists(readme) else ""
         check("writes README.md", bool(text))
+        check("README has the held-blocks table with attempts per cell",
+              "### Scenario `unmovable`, blocks held" in text and "at most 256 MiB" in text
+              and "| 3 | 100% · 50.0 µs (64) | 0% · 1.40 ms (64) | 100% · 70.0 µs (64) |" in text)
+        check("README checks the p99 criterion per pattern, naming the orders that miss it",
+              "stage1/always, unmovable, cycle (allocate/touch/free cycles), orders where "
+              "plain_noretry failed (1,3): vfallback 100% successful: **yes**; vfallback p99 "
+              "below plain: **no** (order 1: 80.0 µs vs 3.0 µs, order 3: 60.0 µs vs 2.0 µs)" in text
+              and "stage1/always, unmovable, hold (blocks held to the end of the run" in text
+              and "below plain: **no** (order 3: 70.0 µs vs 50.0 µs)" in text)
         check("README states the conditions (TCG, memory, kernel)",
               "tcg" in text and "memory 2G" in text and "6.12.118" in text and "emulator times" in text)
         check("README has the unmovable table with plain, plain_noretry, vfallback",

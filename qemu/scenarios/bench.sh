@@ -12,6 +12,12 @@
 #                                  (plain_noretry and vfallback, N iterations)
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
 #   vf.lbs=0|1                     the large-block workload (lbs.sh; default 1)
+#   vf.hold_mb=N                   hold cells (default 256; 0: none): in the
+#                                  scenarios of vf.hold (default unmovable),
+#                                  plain_noretry, plain and vfallback keep
+#                                  every block of a run until its end, at most
+#                                  N MiB (attempts = min(iters, N MiB / size)),
+#                                  so that each attempt needs a block of its own
 # Output in $VF_OUT: bench-raw.txt (one key=value line per cell),
 # bench-info.txt, cells/ (per-cell state before/after), perf-*.txt,
 # slab-raw.txt (the slab workload: one key=value line per cache, dentry and
@@ -31,6 +37,7 @@ orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
 perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
 lbs=$(param lbs)
 keep_mb=$(param keep_mb)
+hold_mb=$(param hold_mb) hold_scen=$(param hold)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
 case "$bench" in
@@ -47,6 +54,15 @@ orders=$(echo "${orders:-$d_orders}" | tr ',' ' ')
 iters=${iters:-$d_iters} budget_ms=${budget_ms:-$d_budget}
 perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:-20000}
 keep_mb=${keep_mb:-0}
+hold_mb=${hold_mb:-256}
+hold_scen=$(echo "${hold_scen:-unmovable}" | tr ',' ' ')
+case "$hold_mb" in
+'' | *[!0-9]*) fail "bench: vf.hold_mb='$hold_mb' is not a number of MiB"; finish; exit 1 ;;
+esac
+hold_methods=
+case " $hold_scen " in
+*" $frag "*) [ "$hold_mb" -gt 0 ] && hold_methods="plain_noretry plain vfallback" ;;
+esac
 
 RUN=/sys/kernel/debug/vfbench/run
 FRAG=/sys/kernel/debug/vffrag
@@ -72,7 +88,8 @@ done
 
 # Bad input: each must be refused with EINVAL (and a pr_warn, no splat).
 for bad in "bogus 3 10" "plain 0 10" "plain 11 10" "plain 3 0" "plain 3 100001" \
-	"plain three 10" "plain 3" "plain 3 10 extra" ""; do
+	"plain three 10" "plain 3" "plain 3 10 extra" "plain 3 10 hold=0" "plain 3 10 hold=x" \
+	"plain 10 10 hold=100000" "plain 3 10 hold=4 extra" ""; do
 	if echo "$bad" >$RUN 2>/dev/null; then
 		fail "bench: vfbench accepted bad input '$bad'"
 	else
@@ -90,6 +107,7 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 {
 	echo "kernel_release=$(uname -r) vf_mode=$vf_mode scenario=$frag bench=$bench"
 	echo "methods=$(echo $run_methods | tr ' ' ',') orders=$(echo $orders | tr ' ' ',') iters=$iters budget_ms=$budget_ms"
+	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb"
 	echo "mem_total_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$cpus perf=$perf_ok perf_mode=$perf_mode"
 	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	echo "cmdline=$(cat /proc/cmdline)"
@@ -290,6 +308,13 @@ cat /proc/zoneinfo >"$VF_OUT/zoneinfo-$frag-start"
 for o in $orders; do
 	for m in $run_methods; do
 		echo "$frag-$m-o$o $m $o $iters" >>/tmp/cells.list
+	done
+	# Hold cells: one batch, every block kept until the end of the run.
+	h=$((hold_mb * 256 >> o))
+	[ "$h" -gt "$iters" ] && h=$iters
+	for m in $hold_methods; do
+		case " $run_methods " in *" $m "*) ;; *) continue ;; esac
+		[ "$h" -ge 1 ] && echo "$frag-$m-o$o-hold $m $o $h noaccess hold=$h" >>/tmp/cells.list
 	done
 done
 echo "bench: $(wc -l </tmp/cells.list) cells, $iters iterations each"
