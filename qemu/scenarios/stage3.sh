@@ -183,6 +183,26 @@ fail_folios() {
 : >"$VF_OUT/stage3-fio.txt"
 : >"$VF_OUT/stage3-mmap.txt"
 snapshot before
+# truncate_probe NAME: a cached 256 KiB file on the mounted 64 KiB-block
+# XFS cut to sizes inside a block (the page cache must split or drop the
+# straddling folio, never below the minimum order), checked for size and
+# data in the cache and again after the cache was dropped.
+truncate_probe() {
+	dd if=/dev/urandom of=/tmp/trunc.ref bs=4096 count=64 2>/dev/null
+	cp /tmp/trunc.ref $MNT/trunc.dat && cat $MNT/trunc.dat >/dev/null
+	tok=1
+	for sz in 200000 131072 70000 4097; do
+		truncate -s $sz $MNT/trunc.dat || tok=0
+		head -c $sz /tmp/trunc.ref >/tmp/trunc.exp
+		[ "$(stat -c %s $MNT/trunc.dat)" = $sz ] || tok=0
+		cmp -s /tmp/trunc.exp $MNT/trunc.dat || tok=0
+	done
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	cmp -s /tmp/trunc.exp $MNT/trunc.dat || tok=0
+	check "$1: truncates inside a block keep size and data (cached and from disk)" test $tok = 1
+	rm -f $MNT/trunc.dat /tmp/trunc.ref /tmp/trunc.exp
+}
+
 frag=none
 metadata "4k-n64k" -b size=4096 -n size=65536
 metadata "16k" -b size=16384
@@ -205,6 +225,7 @@ rm -f $MNT/short.dat
 mmap_probe forced-100 100
 mmap_probe forced-all -1
 echo 0 >$FI/probability
+truncate_probe 64k
 umount $MNT
 
 # The knob off: the bulk path of 6.12, with vm_map_ram().
@@ -237,6 +258,7 @@ if insmod "$VF_IN/vffrag.ko" keep_mb=384 && [ -f $FRAG/status ]; then
 	fio_verify seq-frag write 64k
 	echo refrag >$FRAG/control
 	fio_verify rand-frag randwrite 16k
+	truncate_probe 64k-frag
 	umount $MNT
 	# A file system larger than the guest's memory still mounts.
 	truncate -s 64G /tmp/big.img
