@@ -76,6 +76,8 @@ boot_stage() {
 		mods=$(vf_build_modules "$st" "$var") || return 1
 		ins=(--in "$mods/vffrag.ko")
 		timeout=3000
+		# The debug kernel (KASAN, lockdep, kmemleak) took 2258 s here.
+		[ "$var" = debug ] && timeout=6000
 	fi
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
 		--scenario "stage$st" --timeout "$timeout" --append "vf.expect=$expect numa=fake=2" \
