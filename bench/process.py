@@ -32,7 +32,7 @@ EXTRA = ["status", "run", "iters", "pattern", "hold", "success_rate", "path", "p
          "access_path", "ref_seq_ns_per_page", "ref_rand_ns_per_page", "seq_vs_ref",
          "rand_vs_ref", "elapsed_ms", "budget_hit", "clock",
          "vfallback_physical", "vfallback_virtual", "vfallback_fail",
-         "vfallback_free", "oom_released", "unusable_before", "unusable_after",
+         "vfallback_free", "oom_released", "oom_calls", "unusable_before", "unusable_after",
          "free_ge_order_before", "free_ge_order_after", "compact_fail",
          "compact_success", "compact_migrate_scanned", "compact_free_scanned",
          "compact_isolated", "pgmigrate_success", "pgmigrate_fail",
@@ -494,10 +494,18 @@ def cell(rows, kernel, variant, scenario, method, order, pattern="cycle"):
     return None
 
 
-def held_mb(infos):
-    """The hold_mb of the boots that ran hold cells."""
-    mb = sorted({i.get("hold_mb") for i in infos if i and i.get("hold_methods")} - {None})
-    return "/".join(mb) if mb else "?"
+def held_info(infos, key):
+    """A bench-info value (hold_mb, oom_batch) of the boots that ran hold cells."""
+    vals = sorted({i.get(key) for i in infos if i and i.get("hold_methods")} - {None})
+    return "/".join(vals) if vals else "?"
+
+
+def hold_note(r):
+    """Attempts of a hold cell, and the OOM calls it caused where there were any."""
+    if not r or r.get("status") != "ok":
+        return ""
+    calls = num(r.get("oom_calls"))
+    return f" ({r.get('attempts')}" + (f", {calls:.0f} OOM" if calls else "") + ")"
 
 
 def success_cell(r):
@@ -753,7 +761,7 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("- Scenarios: `none` (fresh guest), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
              "memory, running during the measurement), `unmovable` (bench/vffrag.ko pins every "
              "other page; compaction cannot repair it; its OOM notifier releases pinned pages "
-             "instead of an OOM kill, counted in the `oom_released` column).")
+             "instead of an OOM kill, counted in the `oom_released` and `oom_calls` columns).")
     L.append("")
     L.append("## Success rate and p99 latency by order")
     L.append("")
@@ -782,15 +790,17 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
         L.append(f"### Scenario `{s}`, blocks held")
         L.append("")
         L.append("Every block of a run is kept until its end (vfbench `hold=N`, at most "
-                 f"{held_mb(infos)} MiB), so that each attempt needs a free block of its own; in the "
+                 f"{held_info(infos, 'hold_mb')} MiB), so that each attempt needs a free block of its own; in the "
                  "cycles above, a block freed by one attempt is usually the next attempt's. "
-                 "Each cell: success rate · p99 latency of allocate+free (attempts).")
+                 "Each cell: success rate · p99 latency of allocate+free (attempts, and the "
+                 "OOM calls the run caused: each released "
+                 f"{held_info(infos, 'oom_batch')} pinned pages instead of a kill).")
         L.append("")
         L.append("| order | " + " | ".join(f"{k}/{v} {m}" for k, v, m in hcols) + " |")
         L.append("|---:|" + "---|" * len(hcols))
         for o in orders:
             L.append(f"| {o} | " + " | ".join(
-                success_cell(r) + (f" ({r.get('attempts')})" if r and r.get("status") == "ok" else "")
+                success_cell(r) + hold_note(r)
                 for r in (cell(rows, k, v, s, m, o, "hold") for k, v, m in hcols)) + " |")
     L.append("")
     L.append("## Access cost: virtual vs physical")

@@ -31,9 +31,14 @@
  * In that state a plain GFP_KERNEL allocation of order <= 3
  * (PAGE_ALLOC_COSTLY_ORDER) would invoke the OOM killer, whose report
  * fails the boot and whose kills would distort the result. An OOM
- * notifier releases held pages instead, OOM_RELEASE_BATCH at a time, and
- * counts them (oom_released): an allocation that succeeded only because
- * of such a release is visible in that counter, like a kill would be.
+ * notifier releases held pages instead, oom_batch at a time, and counts
+ * them (oom_released, oom_calls): an allocation that succeeded only
+ * because of such a release is visible in those counters, like a kill
+ * would be. The batch is small (16 held pages, at most one free block of
+ * 32 pages) so that a release does not undo the scenario: 512 pages gave
+ * hundreds of order-1 to order-3 blocks per call, and plain allocations
+ * of those orders then measured the free lists instead of the OOM path
+ * they depend on here.
  *
  * Everything held is freed on rmmod. Counters: pr_info and debugfs
  * vffrag/status (one line of key=value).
@@ -55,12 +60,16 @@
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
-#define OOM_RELEASE_BATCH	512
 #define VFF_SWEEP_RECLAIMS	64
+#define VFF_OOM_BATCH_MAX	65536
 
 static unsigned int keep_mb;
 module_param(keep_mb, uint, 0444);
 MODULE_PARM_DESC(keep_mb, "stop taking pages when free memory is down to this many MiB (default 0: until allocation fails)");
+
+static unsigned int oom_batch = 16;
+module_param(oom_batch, uint, 0444);
+MODULE_PARM_DESC(oom_batch, "held pages released per OOM notification, 1-65536 (default 16)");
 
 static DEFINE_SPINLOCK(vff_lock);	/* vff_held and vff_nr_held */
 static LIST_HEAD(vff_held);
@@ -340,7 +349,7 @@ static int vff_oom_notify(struct notifier_block *nb, unsigned long action,
 	unsigned long *freed = parm, n;
 	LIST_HEAD(list);
 
-	n = vff_unhold(&list, OOM_RELEASE_BATCH);
+	n = vff_unhold(&list, oom_batch);
 	vff_free_list(&list);
 	*freed += n;
 	atomic_long_inc(&vff_oom_calls);
@@ -361,7 +370,7 @@ static int vff_status_show(struct seq_file *m, void *v)
 	spin_lock(&vff_lock);
 	held = vff_nr_held;
 	spin_unlock(&vff_lock);
-	seq_printf(m, "held_pages=%lu taken_pages=%lu odd_freed=%lu mop_swept=%ld mop_blocks=%ld mop_kept=%ld refrags=%ld oom_calls=%ld oom_released=%ld free_pages=%lu keep_mb=%u\n",
+	seq_printf(m, "held_pages=%lu taken_pages=%lu odd_freed=%lu mop_swept=%ld mop_blocks=%ld mop_kept=%ld refrags=%ld oom_calls=%ld oom_released=%ld free_pages=%lu keep_mb=%u oom_batch=%u\n",
 		   held, vff_taken, vff_odd_freed,
 		   atomic_long_read(&vff_mop_swept),
 		   atomic_long_read(&vff_mop_blocks),
@@ -369,7 +378,7 @@ static int vff_status_show(struct seq_file *m, void *v)
 		   atomic_long_read(&vff_refrags),
 		   atomic_long_read(&vff_oom_calls),
 		   atomic_long_read(&vff_oom_released),
-		   global_zone_page_state(NR_FREE_PAGES), keep_mb);
+		   global_zone_page_state(NR_FREE_PAGES), keep_mb, oom_batch);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vff_status);
@@ -417,6 +426,11 @@ static int __init vff_init(void)
 	unsigned long free0 = global_zone_page_state(NR_FREE_PAGES);
 	int ret;
 
+	if (!oom_batch || oom_batch > VFF_OOM_BATCH_MAX) {
+		pr_err("oom_batch=%u: must be 1-%u held pages per OOM notification\n",
+		       oom_batch, VFF_OOM_BATCH_MAX);
+		return -EINVAL;
+	}
 	/* Before taking anything: an OOM during the fill must not kill. */
 	ret = register_oom_notifier(&vff_oom_nb);
 	if (ret)

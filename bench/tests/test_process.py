@@ -132,8 +132,8 @@ def main():
         text = open(readme).read() if os.path.exists(readme) else ""
         check("writes README.md", bool(text))
         check("README has the held-blocks table with attempts per cell",
-              "### Scenario `unmovable`, blocks held" in text and "at most 256 MiB" in text
-              and "| 3 | 100% · 50.0 µs (64) | 0% · 1.40 ms (64) | 100% · 70.0 µs (64) |" in text)
+              "### Scenario `unmovable`, blocks held" in text and "at most 256 MiB" in text and "released 16 pinned pages" in text
+              and "| 3 | 100% · 50.0 µs (64, 16 OOM) | 0% · 1.40 ms (64) | 100% · 70.0 µs (64) |" in text)
         check("README checks the p99 criterion per pattern, naming the orders that miss it",
               "stage1/always, unmovable, cycle (allocate/touch/free cycles), orders where "
               "plain_noretry failed (1,3): vfallback 100% successful: **yes**; vfallback p99 "

@@ -11,6 +11,8 @@
 #   vf.perf_order=N vf.perf_iters=N  that order; the perf record profiles
 #                                  (plain_noretry and vfallback, N iterations)
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
+#   vf.oom_batch=N                 vffrag oom_batch: held pages released per
+#                                  OOM call instead of a kill (default 16)
 #   vf.lbs=0|1                     the large-block workload (lbs.sh; default 1)
 #   vf.hold_mb=N                   hold cells (default 256; 0: none): in the
 #                                  scenarios of vf.hold (default unmovable),
@@ -36,7 +38,7 @@ bench=$(param bench) frag=$(param scenario_frag) methods=$(param methods)
 orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
 perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
 lbs=$(param lbs)
-keep_mb=$(param keep_mb)
+keep_mb=$(param keep_mb) oom_batch=$(param oom_batch)
 hold_mb=$(param hold_mb) hold_scen=$(param hold)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
@@ -53,7 +55,7 @@ methods=$(echo "${methods:-plain_noretry,plain,vfallback,vmalloc,kvmalloc}" | tr
 orders=$(echo "${orders:-$d_orders}" | tr ',' ' ')
 iters=${iters:-$d_iters} budget_ms=${budget_ms:-$d_budget}
 perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:-20000}
-keep_mb=${keep_mb:-0}
+keep_mb=${keep_mb:-0} oom_batch=${oom_batch:-16}
 hold_mb=${hold_mb:-256}
 hold_scen=$(echo "${hold_scen:-unmovable}" | tr ',' ' ')
 case "$hold_mb" in
@@ -107,7 +109,7 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 {
 	echo "kernel_release=$(uname -r) vf_mode=$vf_mode scenario=$frag bench=$bench"
 	echo "methods=$(echo $run_methods | tr ' ' ',') orders=$(echo $orders | tr ' ' ',') iters=$iters budget_ms=$budget_ms"
-	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb"
+	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb oom_batch=$oom_batch"
 	echo "mem_total_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$cpus perf=$perf_ok perf_mode=$perf_mode"
 	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	echo "cmdline=$(cat /proc/cmdline)"
@@ -274,8 +276,14 @@ if [ "$frag" = movable ]; then
 fi
 refrag=0
 if [ "$frag" = unmovable ]; then
-	echo "unmovable: loading vffrag (keep_mb=$keep_mb)"
-	if insmod "$VF_IN/vffrag.ko" keep_mb="$keep_mb" && [ -f $FRAG/status ]; then
+	if insmod "$VF_IN/vffrag.ko" oom_batch=0 2>/dev/null; then
+		rmmod vffrag
+		fail "bench: vffrag accepted oom_batch=0"
+	else
+		pass "bench: vffrag refuses oom_batch=0"
+	fi
+	echo "unmovable: loading vffrag (keep_mb=$keep_mb oom_batch=$oom_batch)"
+	if insmod "$VF_IN/vffrag.ko" keep_mb="$keep_mb" oom_batch="$oom_batch" && [ -f $FRAG/status ]; then
 		pass "bench: vffrag.ko loaded"
 		cat $FRAG/status
 		refrag=1
@@ -381,8 +389,9 @@ while read -r tag m o _; do
 	line="$line free_ge_order_before=$(free_ge "$d.buddy.before" "$o") free_ge_order_after=$(free_ge "$d.buddy.after" "$o")"
 	if [ $refrag = 1 ]; then
 		line="$line oom_released=$(( $(frag_key "$d.frag.after" oom_released) - $(frag_key "$d.frag.before" oom_released) ))"
+		line="$line oom_calls=$(( $(frag_key "$d.frag.after" oom_calls) - $(frag_key "$d.frag.before" oom_calls) ))"
 	else
-		line="$line oom_released=n/a"
+		line="$line oom_released=n/a oom_calls=n/a"
 	fi
 	if [ -f "$d.perfstat" ]; then
 		line="$line perf_stat=rerun perf_task_clock_ms=$(perf_val "$d.perfstat" task-clock)"
@@ -391,7 +400,7 @@ while read -r tag m o _; do
 		line="$line perf_stat=n/a perf_task_clock_ms=n/a perf_page_faults=n/a perf_dtlb_load_misses=n/a"
 	fi
 	echo "$line" >>"$RAW"
-	echo "[$frag] $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(method|order|successes|p99_ns|seq_ns_per_page|rand_ns_per_page|path|compact_stall|oom_released)=/) printf "%s ", $i; print "" }')"
+	echo "[$frag] $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(method|order|successes|p99_ns|seq_ns_per_page|rand_ns_per_page|path|compact_stall|oom_released|oom_calls)=/) printf "%s ", $i; print "" }')"
 done </tmp/cells.list
 
 # The slab workload: one line per cache in slab-raw.txt. SLUB_STATS files
