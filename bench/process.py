@@ -297,15 +297,6 @@ def lbs_sort_key(r):
             LBS_WORKLOADS.index(w) if w in LBS_WORKLOADS else 10, w, str(r.get("rep", "")))
 
 
-def write_lbs_csv(rows, path):
-    cols = LBS_COLUMNS + LBS_EXTRA
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(cols)
-        for r in rows:
-            w.writerow([r.get(k, "") for k in cols])
-
-
 def lbs_section(rows):
     """README lines: I/O errors and throughput per block size and scenario; buffer cost."""
     L = ["## Large blocks on XFS (stage 3)", ""]
@@ -396,14 +387,6 @@ def slab_sort_key(r):
             SLAB_CACHES.index(r["cache"]) if r["cache"] in SLAB_CACHES else 9, r["cache"])
 
 
-def write_slab_csv(rows, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(SLAB_COLUMNS)
-        for r in rows:
-            w.writerow(["" if r.get(k, "") == "n/a" else r.get(k, "") for k in SLAB_COLUMNS])
-
-
 def slab_section(rows):
     """README lines: per scenario, kernel/variant x cache."""
     L = ["## Slab caches: dentry and buffer_head (SLAB_VFALLBACK on stage 2)", ""]
@@ -458,16 +441,14 @@ def sort_key(r):
             int(r["order"]))
 
 
-def write_csv(rows, path):
+def write_csv(rows, path, cols, keep_na=False):
+    """One CSV row per dict, in the order of @cols; "n/a" becomes empty unless keep_na."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(COLUMNS + EXTRA)
+        w.writerow(cols)
         for r in rows:
-            out = []
-            for k in COLUMNS + EXTRA:
-                v = r.get(k, "")
-                out.append("" if v == "n/a" else v)
-            w.writerow(out)
+            w.writerow([r.get(k, "") if keep_na or r.get(k, "") != "n/a" else ""
+                        for k in cols])
 
 
 def fmt_ns(ns):
@@ -941,9 +922,10 @@ def main(argv):
     kvs = sorted({(r["kernel"], r["variant"]) for r in rows},
                  key=lambda kv: (kernel_key(kv[0]), VARIANTS.index(kv[1]) if kv[1] in VARIANTS else 9))
     orders = sorted({int(r["order"]) for r in rows})
-    write_csv(rows, os.path.join(args.out, "alloc.csv"))
-    write_slab_csv(slab_rows, os.path.join(args.out, "slab.csv"))
-    write_lbs_csv(lbs_rows, os.path.join(args.out, "largeblock.csv"))
+    write_csv(rows, os.path.join(args.out, "alloc.csv"), COLUMNS + EXTRA)
+    write_csv(slab_rows, os.path.join(args.out, "slab.csv"), SLAB_COLUMNS)
+    write_csv(lbs_rows, os.path.join(args.out, "largeblock.csv"), LBS_COLUMNS + LBS_EXTRA,
+              keep_na=True)
     pngs = plots(rows, kvs, orders, args.out)
     meta_json = {}
     try:
