@@ -34,11 +34,11 @@
  * notifier releases held pages instead, oom_batch at a time, and counts
  * them (oom_released, oom_calls): an allocation that succeeded only
  * because of such a release is visible in those counters, like a kill
- * would be. The batch is small (16 held pages, at most one free block of
- * 32 pages) so that a release does not undo the scenario: 512 pages gave
- * hundreds of order-1 to order-3 blocks per call, and plain allocations
- * of those orders then measured the free lists instead of the OOM path
- * they depend on here.
+ * would be. The default batch is small (16 held pages, so at most 32
+ * pages become free per call) so that a release does not undo the
+ * scenario: 512 pages per call gave hundreds of order-1 to order-3 blocks
+ * at once. Even so the release is far cheaper than a kill: plain
+ * allocations of those orders measure a cheap OOM path here.
  *
  * Everything held is freed on rmmod. Counters: pr_info and debugfs
  * vffrag/status (one line of key=value).
