@@ -563,6 +563,20 @@ PATTERN_NOTE = {
 }
 
 
+def context_note(rows, kernel, variant, order, pattern, plain):
+    """Where vfallback's p99 is not below plain's: the same boot's mainline
+    virtual allocators at that order, and plain's worst attempt (a p99
+    hides stalls rarer than 1 in 100)."""
+    parts = []
+    for m in ("vmalloc", "kvmalloc"):
+        r = cell(rows, kernel, variant, "unmovable", m, order, pattern)
+        if r and r.get("status") == "ok" and num(r.get("p99_ns")) is not None:
+            parts.append(f"{m} {fmt_ns(num(r.get('p99_ns')))}")
+    if plain and plain.get("status") == "ok" and num(plain.get("max_ns")) is not None:
+        parts.append(f"plain max {fmt_ns(num(plain.get('max_ns')))}")
+    return " [" + ", ".join(parts) + "]" if parts else ""
+
+
 def checks(rows, kvs, orders):
     """Acceptance statements, evaluated on the data, per allocation pattern."""
     lines = []
@@ -588,7 +602,8 @@ def checks(rows, kvs, orders):
                     full = a > 0 and s == a and vf.get("status") == "ok"
                     p99_vf, p99_pl = num(vf.get("p99_ns")), num(pl.get("p99_ns")) if pl else None
                     faster = p99_vf is not None and p99_pl is not None and p99_vf < p99_pl
-                    fails.append((o, full, faster, p99_vf, p99_pl))
+                    fails.append((o, full, faster, p99_vf, p99_pl,
+                                  context_note(rows, k, v, o, pat, pl)))
             if not fails:
                 lines.append(f"- {label}: plain_noretry never failed, nothing to compare")
                 continue
@@ -599,7 +614,7 @@ def checks(rows, kvs, orders):
                          f"vfallback 100% successful: **{'yes' if ok100 else 'no'}**; "
                          f"vfallback p99 below plain: **{'yes' if okp99 else 'no'}**"
                          + ("" if okp99 else " (" + ", ".join(
-                             f"order {f[0]}: {fmt_ns(f[3])} vs {fmt_ns(f[4])}"
+                             f"order {f[0]}: {fmt_ns(f[3])} vs {fmt_ns(f[4])}{f[5]}"
                              for f in fails if not f[2]) + ")"))
     for (k, v) in kvs:
         if v != "always":
