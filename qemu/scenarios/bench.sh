@@ -14,6 +14,10 @@
 #   vf.oom_batch=N                 vffrag oom_batch: held pages released per
 #                                  OOM call instead of a kill (default 16)
 #   vf.lbs=0|1                     the large-block workload (lbs.sh; default 1)
+#   vf.deferred_max=N              /sys/kernel/mm/vfallback/deferred_max (pages
+#                                  of queued virtual-compound releases before
+#                                  an allocation does the excess itself; an
+#                                  experiment knob, stage 2+; default: leave)
 #   vf.hold_mb=N                   hold cells (default 256; 0: none): in the
 #                                  scenarios of vf.hold (default unmovable),
 #                                  plain_noretry, plain and vfallback keep
@@ -39,7 +43,7 @@ orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
 perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
 lbs=$(param lbs)
 keep_mb=$(param keep_mb) oom_batch=$(param oom_batch)
-hold_mb=$(param hold_mb) hold_scen=$(param hold)
+hold_mb=$(param hold_mb) hold_scen=$(param hold) deferred_max=$(param deferred_max)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
 case "$bench" in
@@ -99,6 +103,20 @@ for bad in "bogus 3 10" "plain 0 10" "plain 11 10" "plain 3 0" "plain 3 100001" 
 	fi
 done
 
+DEFMAX=/sys/kernel/mm/vfallback/deferred_max
+if [ -n "$deferred_max" ]; then
+	if [ ! -f $DEFMAX ]; then
+		fail "bench: vf.deferred_max given but this kernel has no $DEFMAX (stage 2+ only)"
+		finish
+		exit 1
+	elif ! echo "$deferred_max" >$DEFMAX; then
+		fail "bench: $DEFMAX refused '$deferred_max' (a number of pages)"
+		finish
+		exit 1
+	fi
+fi
+deferred_now=n/a
+[ -f $DEFMAX ] && deferred_now=$(cat $DEFMAX)
 vf_mode=n/a
 [ -f /sys/kernel/mm/vfallback/mode ] &&
 	vf_mode=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' /sys/kernel/mm/vfallback/mode)
@@ -109,7 +127,7 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 {
 	echo "kernel_release=$(uname -r) vf_mode=$vf_mode scenario=$frag bench=$bench"
 	echo "methods=$(echo $run_methods | tr ' ' ',') orders=$(echo $orders | tr ' ' ',') iters=$iters budget_ms=$budget_ms"
-	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb oom_batch=$oom_batch"
+	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb oom_batch=$oom_batch deferred_max=$deferred_now"
 	echo "mem_total_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$cpus perf=$perf_ok perf_mode=$perf_mode"
 	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	echo "cmdline=$(cat /proc/cmdline)"
