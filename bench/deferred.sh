@@ -10,13 +10,17 @@
 # allocation first does all queued releases itself, as an inline release
 # would, and the worker finds little to do.
 #
-# Boots the top stage's always kernel (every vfallback allocation virtual)
-# under the unmovable fragmenter once per deferred_max value in DEFMAX
-# (default "default 1": the kernel's bound, then 1, the least it takes),
+# Boots the top stage's kernels under the unmovable fragmenter, once per
+# setting VARIANT:BOUND in SETTINGS (default "always:default always:1
+# always-preempt:default"): the always variant (every vfallback block
+# virtual) with the kernel's bound of queued releases, with 1 page (the
+# least the knob takes), and the always-preempt variant (Debian's
+# preemption model, PREEMPT_COUNT: releases inline, nothing queued). Each
 # REPEAT times (default 5, the settings interleaved: a boot of 30 s under
-# TCG varies more than the effect looked for), vfallback and vmalloc
-# cycles (and plain's, for the p99 it is compared with) at ORDERS (default 1,3,8,10), ITERS each (default 1000), and
-# writes results/deferred.csv (one row per boot and cell) and
+# TCG varies more than some of the effects), vfallback and vmalloc cycles
+# (and plain's, for the p99 it is compared with) at ORDERS (default
+# 1,3,8,10), ITERS each (default 1000). Writes results/deferred.csv (one
+# row per boot and cell, with the releases queued: vfallback_deferred) and
 # results/deferred.md (medians over the boots).
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/).
 set -euo pipefail
@@ -24,38 +28,46 @@ set -euo pipefail
 
 mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
 results=${RESULTS:-$VF_TOP/results}
-orders=${ORDERS:-1,3,8,10} iters=${ITERS:-1000} defmax=${DEFMAX:-default 1} repeat=${REPEAT:-5}
+orders=${ORDERS:-1,3,8,10} iters=${ITERS:-1000} repeat=${REPEAT:-5}
+settings=${SETTINGS:-always:default always:1 always-preempt:default}
 case "$orders,$iters,$repeat" in
 *[!0-9,]* | *,0 | *,,*) die "bench/deferred.sh: ORDERS='$orders' ITERS='$iters' REPEAT='$repeat': numbers only, REPEAT >= 1 (ORDERS=1,3,8 ITERS=1000 REPEAT=5)" ;;
 esac
-for d in $defmax; do
-	case "$d" in default | [0-9]*) ;; *) die "bench/deferred.sh: DEFMAX: '$d' is neither 'default' nor a number of pages" ;; esac
-done
 top=$(vf_top_stage)
 [ "$top" -ge 2 ] || die "bench/deferred.sh: needs a stage-2 or stage-3 stack (deferred releases come with stage 2)"
-kernel=$VF_BUILD/kernels/bzImage-$top-always
-[ -f "$kernel" ] || die "no $kernel: build it with 'make kernel STAGE=$top VARIANT=always'"
-
-say "building vfbench.ko and vffrag.ko against $(vf_objdir "$top" always)"
-mods=$(vf_build_modules "$top" always)
+declare -A mods
+for st in $settings; do
+	v=${st%%:*} d=${st#*:}
+	case "$st" in *:*) ;; *) die "bench/deferred.sh: SETTINGS: '$st' is not VARIANT:BOUND (always:default, always:1)" ;; esac
+	case "$v" in always | always-preempt) ;; *) die "bench/deferred.sh: SETTINGS: variant '$v' (always or always-preempt)" ;; esac
+	case "$d" in default | [1-9] | [1-9]*[0-9]) ;; *) die "bench/deferred.sh: SETTINGS: bound '$d' is neither 'default' nor a number of pages >= 1" ;; esac
+	[ -f "$VF_BUILD/kernels/bzImage-$top-$v" ] ||
+		die "no $VF_BUILD/kernels/bzImage-$top-$v: build it with 'make kernel STAGE=$top VARIANT=$v' (make bench-deferred does)"
+	if [ -z "${mods[$v]:-}" ]; then
+		say "building vfbench.ko and vffrag.ko against $(vf_objdir "$top" "$v")"
+		mods[$v]=$(vf_build_modules "$top" "$v")
+	fi
+done
 root=$VF_BUILD/bench/deferred-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$root"
 vf_timer_start
 for i in $(seq "$repeat"); do
-for d in $defmax; do
-	name=deferred-$d-$i
-	extra=
-	[ "$d" = default ] || extra=" vf.deferred_max=$d"
-	say "[$i/$repeat] stage$top/always, unmovable, deferred_max=$d: vfallback, vmalloc and plain at orders $orders x $iters"
-	"$VF_TOP/qemu/run.sh" --kernel "$kernel" --name "$name" --scenario bench --timeout 2400 \
-		--mem "$mem" --cpus "$cpus" --accel "$accel" \
-		--append "vf.bench=full vf.scenario_frag=unmovable vf.methods=vfallback,vmalloc,plain vf.orders=$orders vf.iters=$iters vf.perf=none vf.lbs=0 vf.hold_mb=0$extra" \
-		--in "$mods/vfbench.ko" --in "$mods/vffrag.ko" ||
-		die "the boot with deferred_max=$d failed: see $VF_BUILD/runs/$name/console.log"
-	mkdir -p "$root/$d-$i"
-	cp "$VF_BUILD/runs/$name/out/bench-raw.txt" "$VF_BUILD/runs/$name/out/bench-info.txt" "$root/$d-$i/"
-	cp "$VF_BUILD/runs/$name/accel" "$root/$d-$i/" 2>/dev/null || echo unknown >"$root/$d-$i/accel"
-done
+	for st in $settings; do
+		v=${st%%:*} d=${st#*:}
+		name=deferred-$v-$d-$i
+		extra=
+		[ "$d" = default ] || extra=" vf.deferred_max=$d"
+		say "[$i/$repeat] stage$top/$v, unmovable, bound $d: vfallback, vmalloc and plain at orders $orders x $iters"
+		"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$top-$v" --name "$name" --scenario bench \
+			--timeout 2400 --mem "$mem" --cpus "$cpus" --accel "$accel" \
+			--append "vf.bench=full vf.scenario_frag=unmovable vf.methods=vfallback,vmalloc,plain vf.orders=$orders vf.iters=$iters vf.perf=none vf.lbs=0 vf.hold_mb=0$extra" \
+			--in "${mods[$v]}/vfbench.ko" --in "${mods[$v]}/vffrag.ko" ||
+			die "the boot $name failed: see $VF_BUILD/runs/$name/console.log"
+		mkdir -p "$root/$name"
+		cp "$VF_BUILD/runs/$name/out/bench-raw.txt" "$VF_BUILD/runs/$name/out/bench-info.txt" "$root/$name/"
+		cp "$VF_BUILD/runs/$name/accel" "$root/$name/" 2>/dev/null || echo unknown >"$root/$name/accel"
+		echo "$v" >"$root/$name/variant"
+	done
 done
 mkdir -p "$results"
 python3 - "$root" "$results" "$top" "$mem" "$cpus" <<'EOF'
@@ -63,7 +75,7 @@ import os, statistics, sys
 root, out, top, mem, cpus = sys.argv[1:]
 def kv(line):
     return dict(w.split("=", 1) for w in line.split() if "=" in w)
-cols = ["deferred_max", "boot", "method", "order", "attempts", "successes", "p50_ns", "p99_ns", "max_ns"]
+cols = ["variant", "deferred_max", "boot", "method", "order", "attempts", "successes", "p50_ns", "p99_ns", "max_ns"]
 rows = []
 for d in sorted(os.listdir(root)):
     info = kv(open(os.path.join(root, d, "bench-info.txt")).read().replace("\n", " "))
@@ -74,32 +86,39 @@ for d in sorted(os.listdir(root)):
                                        and r.get("attempts") != r.get("successes")):
             sys.exit(f"deferred: boot {d}: cell not ok or not every attempt successful: {line.strip()}")
         r.update(deferred_max=info.get("deferred_max", "?"), boot=d, accel=accel,
+                 variant=open(os.path.join(root, d, "variant")).read().strip(),
                  release=info.get("kernel_release", "?"))
         rows.append(r)
 if not rows:
     sys.exit("deferred: no cells recorded")
 with open(os.path.join(out, "deferred.csv"), "w") as f:
-    f.write(",".join(cols + ["accel", "kernel_release"]) + "\n")
+    f.write(",".join(cols + ["vfallback_deferred", "accel", "kernel_release"]) + "\n")
     for r in rows:
-        f.write(",".join(r.get(c, "") for c in cols + ["accel", "release"]) + "\n")
+        f.write(",".join(r.get(c, "") for c in cols + ["vfallback_deferred", "accel", "release"]) + "\n")
 med = statistics.median
 def us(ns):
     return f"{ns / 1000:.1f}"
 nboots = len({r["boot"] for r in rows})
 L = ["# Deferred releases and vfallback's latency tail", "",
-     f"Generated by `bench/deferred.sh` (`make bench-deferred`). Stage {top}, `always` variant "
-     f"(every vfallback block virtual), scenario `unmovable`, guest {mem} / {cpus} CPUs, "
+     f"Generated by `bench/deferred.sh` (`make bench-deferred`). Stage {top}, variants `always` "
+     f"(every vfallback block virtual; PREEMPT_NONE, no PREEMPT_COUNT: every release queued) and "
+     f"`always-preempt` (the same with PREEMPT_DYNAMIC, voluntary, as Debian's kernel: releases "
+     f"inline), scenario `unmovable`, guest {mem} / {cpus} CPUs, "
      f"accel {', '.join(sorted({r['accel'] for r in rows}))}, kernel {rows[0]['release']}, "
      f"{nboots} boots (settings interleaved). Per cell: median over the boots of a setting, "
      "in µs of allocate+free (emulator times); `vf/vm p99`: median over the boots of "
      "vfallback's p99 / vmalloc's p99 in the same boot (min-max in brackets). "
      "deferred_max: pages of queued virtual-compound releases before an allocation does the "
-     "excess itself (1: every allocation does nearly all).", "",
-     "| deferred_max | order | boots | vfallback p50 | p99 | vmalloc p50 | p99 | vf/vm p99 | plain success | plain p99 |",
-     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-for dm in sorted({r["deferred_max"] for r in rows}, key=lambda x: -int(x) if x.isdigit() else 0):
+     "excess itself (1: every allocation does nearly all). `queued`: releases queued per "
+     "vfallback attempt (vfallback_deferred).", "",
+     "| variant | deferred_max | order | boots | queued | vfallback p50 | p99 | vmalloc p50 | p99 | vf/vm p99 | plain success | plain p99 |",
+     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+order_of = {}
+for r in rows:
+    order_of.setdefault((r["variant"], r["deferred_max"]), len(order_of))
+for (va, dm) in sorted(order_of, key=order_of.get):
     for o in sorted({int(r["order"]) for r in rows}):
-        sel = [r for r in rows if r["deferred_max"] == dm and int(r["order"]) == o]
+        sel = [r for r in rows if (r["variant"], r["deferred_max"]) == (va, dm) and int(r["order"]) == o]
         by = {}
         for r in sel:
             by.setdefault(r["method"], {})[r["boot"]] = r
@@ -111,7 +130,10 @@ for dm in sorted({r["deferred_max"] for r in rows}, key=lambda x: -int(x) if x.i
             return f"{100 * sum(int(r['successes']) for r in d.values()) / a:.0f}%" if a else "-"
         ratios = [int(vf[b]["p99_ns"]) / int(vm[b]["p99_ns"]) for b in vf if b in vm]
         rs = f"{med(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})" if ratios else "-"
-        L.append(f"| {dm} | {o} | {len(vf)} | {m(vf, 'p50_ns')} | {m(vf, 'p99_ns')} | "
+        q = [int(r["vfallback_deferred"]) / int(r["attempts"]) for r in vf.values()
+             if r.get("vfallback_deferred", "n/a").lstrip("-").isdigit()]
+        qs = f"{med(q):.2f}" if q else "n/a"
+        L.append(f"| {va} | {dm} | {o} | {len(vf)} | {qs} | {m(vf, 'p50_ns')} | {m(vf, 'p99_ns')} | "
                  f"{m(vm, 'p50_ns')} | {m(vm, 'p99_ns')} | {rs} | {ok(pl)} | {m(pl, 'p99_ns')} |")
 open(os.path.join(out, "deferred.md"), "w").write("\n".join(L) + "\n")
 print("\n".join(L))

@@ -6,11 +6,11 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-stage=${1:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
-variant=${2:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
+stage=${1:?usage: mkkernel.sh plain|1|2|3 default|always|debug|always-preempt}
+variant=${2:?usage: mkkernel.sh plain|1|2|3 default|always|debug|always-preempt}
 vf_check_stage "$stage"
 vf_check_variant "$variant"
-[ "$stage" = plain ] && [ "$variant" = always ] &&
+[ "$stage" = plain ] && [ "${variant%-preempt}" = always ] &&
 	die "VARIANT=always needs a stage kernel (CONFIG_VFALLBACK_ALWAYS comes with stage 1)"
 
 "$VF_TOP/configs/mktree.sh" "$stage"

@@ -376,7 +376,7 @@ if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
 fi
 
 # Post-processing (forks allowed from here on).
-VMKEYS="compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgmigrate_success pgmigrate_fail allocstall_dma32 allocstall_normal oom_kill vfallback_physical vfallback_virtual vfallback_fail vfallback_free"
+VMKEYS="compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgmigrate_success pgmigrate_fail allocstall_dma32 allocstall_normal oom_kill vfallback_physical vfallback_virtual vfallback_fail vfallback_free vfallback_deferred"
 vm_delta() { # BEFORE AFTER: key=delta for VMKEYS
 	awk -v keys="$VMKEYS" 'NR == FNR { b[$1] = $2; next } { a[$1] = $2 }
 		END { n = split(keys, k, " "); for (i = 1; i <= n; i++)
