@@ -70,11 +70,11 @@ for i in $(seq "$repeat"); do
 	done
 done
 mkdir -p "$results"
-python3 - "$root" "$results" "$top" "$mem" "$cpus" <<'EOF'
+python3 - "$root" "$results" "$top" "$mem" "$cpus" "$VF_TOP/bench" <<'EOF'
 import os, statistics, sys
-root, out, top, mem, cpus = sys.argv[1:]
-def kv(line):
-    return dict(w.split("=", 1) for w in line.split() if "=" in w)
+root, out, top, mem, cpus, bench = sys.argv[1:]
+sys.path.insert(0, bench)
+from process import kv_line as kv  # the bench's one key=value parser
 cols = ["variant", "deferred_max", "boot", "method", "order", "attempts", "successes", "p50_ns", "p99_ns", "max_ns"]
 rows = []
 for d in sorted(os.listdir(root)):
