@@ -46,7 +46,7 @@ rc=0
 n=$(wc -l <"$tree/patches/series")
 for ((i = 1; i <= n; i++)); do
 	p=$(sed -n "${i}p" "$tree/patches/series")
-	(cd "$tree" && QUILT_PATCHES=patches quilt push -q >/dev/null) || die "$p does not apply"
+	(cd "$tree" && vf_quilt push -q >/dev/null) || die "$p does not apply"
 	key=$( { echo "$key"; cat "$tree/patches/$p"; } | sha256sum | cut -c1-64)
 	if hit=$(grep "^$key " "$cache" | tail -1) && [ -n "$hit" ]; then
 		echo "PASS: $p builds (cached: ${hit#* })" | tee -a "$out"

@@ -6,7 +6,7 @@ VF_SRC=$VF_BUILD/src
 VF_LOGS=$VF_BUILD/logs
 VF_TARBALL=${VF_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 VF_STACKS=(stage1-vfallback stage2-irq-slub stage3-largeblock)
-VF_VARIANTS=(default always debug always-preempt)
+VF_VARIANTS=(default always debug)
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/vfallback-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
 export CCACHE_COMPILERCHECK=content
@@ -70,6 +70,21 @@ vf_build_modules() {
 		die "module build against $obj failed (log: $dir/build.log)"
 	fi
 	echo "$dir"
+}
+
+# vf_quilt ARGS...: quilt, independent of the user's ~/.quiltrc and of
+# Debian's /etc/quilt.quiltrc (whose QUILT_PATCHES_PREFIX=yes changes what
+# 'quilt next' prints): no rc file is read, every option it needs is set
+# here. Refreshing with these options writes patches the way the stacks
+# keep them (no timestamps, no index lines, empty context lines empty).
+vf_quilt() {
+	env -u QUILT_PUSH_ARGS -u QUILT_PATCH_OPTS -u QUILT_SERIES_ARGS -u QUILT_PATCHES_ARGS \
+		-u QUILT_PC -u QUILT_SERIES \
+		QUILT_PATCHES=patches QUILT_PATCHES_PREFIX= QUILT_NO_DIFF_INDEX=1 \
+		QUILT_NO_DIFF_TIMESTAMPS=1 QUILT_DIFF_ARGS="--no-timestamps" \
+		QUILT_REFRESH_ARGS="--no-timestamps --no-index -p ab" \
+		QUILT_DIFF_OPTS="--show-c-function --suppress-blank-empty" \
+		quilt --quiltrc=- "$@"
 }
 
 # Elapsed-time printer for long steps.

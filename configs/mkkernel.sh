@@ -6,8 +6,8 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-stage=${1:?usage: mkkernel.sh plain|1|2|3 default|always|debug|always-preempt}
-variant=${2:?usage: mkkernel.sh plain|1|2|3 default|always|debug|always-preempt}
+stage=${1:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
+variant=${2:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
 vf_check_stage "$stage"
 vf_check_variant "$variant"
 [ "$stage" = plain ] && [ "${variant%-preempt}" = always ] &&

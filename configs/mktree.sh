@@ -73,9 +73,9 @@ make_stage() {
 		done <"$VF_TOP/$s/series"
 	done
 	if [ -s "$series" ]; then
-		if ! out=$(cd "$dir" && QUILT_PATCHES=patches quilt push -a 2>&1); then
+		if ! out=$(cd "$dir" && vf_quilt push -a 2>&1); then
 			echo "$out" | tail -20 >&2
-			bad=$(cd "$dir" && QUILT_PATCHES=patches quilt next 2>/dev/null || true)
+			bad=$(cd "$dir" && vf_quilt next 2>/dev/null || true)
 			rm -rf "$dir"
 			die "patch ${bad:-?} does not apply to $(cat "$VF_SRC/pristine/.vf-version") (quilt output above); tree removed"
 		fi

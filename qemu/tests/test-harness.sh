@@ -87,9 +87,29 @@ ln -s "$top/build/src/pristine" "$tmp/build/src/pristine"
 sed 's/several guides for kernel developers and users/no such line/' "$tmp/stack/0001-good.patch" >"$tmp/top/stage1-vfallback/0001-bad.patch"
 printf '0001-bad.patch\n' >"$tmp/top/stage1-vfallback/series"
 touch "$tmp/top/stage2-irq-slub/series" "$tmp/top/stage3-largeblock/series"
-expect nonzero "mktree stops on a patch that does not apply" env VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
-expect_msg "patch stage1-vfallback/0001-bad.patch does not apply" "mktree names the patch that does not apply"
-if [ -e "$tmp/build/src/stage1" ]; then ko "mktree removed the half-made tree"; else ok "mktree removed the half-made tree"; fi
+# Three quilt configurations: an empty HOME (Debian's /etc/quilt.quiltrc,
+# QUILT_PATCHES_PREFIX=yes, applies), a ~/.quiltrc that sets what the
+# development machines had, and a hostile one; the answer is the same.
+mkdir -p "$tmp/home-empty" "$tmp/home-dev" "$tmp/home-hostile"
+printf 'QUILT_DIFF_OPTS="--suppress-blank-empty"\n' >"$tmp/home-dev/.quiltrc"
+printf 'QUILT_PATCHES=elsewhere\nQUILT_PATCHES_PREFIX=yes\nQUILT_PUSH_ARGS="--color=always"\nQUILT_PC=.other\n' >"$tmp/home-hostile/.quiltrc"
+for h in empty dev hostile; do
+	expect nonzero "mktree stops on a patch that does not apply (HOME with $h quilt config)" \
+		env HOME="$tmp/home-$h" VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
+	expect_msg "patch stage1-vfallback/0001-bad.patch does not apply" "mktree names the patch that does not apply (HOME with $h quilt config)"
+	if [ -e "$tmp/build/src/stage1" ]; then ko "mktree removed the half-made tree ($h)"; else ok "mktree removed the half-made tree ($h)"; fi
+done
+# ... and a series that applies is applied whatever the quilt config says.
+cp "$tmp/stack/0001-good.patch" "$tmp/top/stage1-vfallback/0001-good.patch"
+printf '0001-good.patch\n' >"$tmp/top/stage1-vfallback/series"
+expect 0 "mktree applies a good patch under a hostile ~/.quiltrc" \
+	env HOME="$tmp/home-hostile" VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
+if grep -q 'kernel developers and their users' "$tmp/build/src/stage1/README" 2>/dev/null; then
+	ok "the applied patch changed the tree"
+else
+	ko "the applied patch changed the tree (README of $tmp/build/src/stage1 unchanged)"
+fi
+rm -rf "$tmp/build/src/stage1"
 
 # bad input to the drivers
 expect nonzero "mkkernel rejects an unknown STAGE" "$top/configs/mkkernel.sh" 7 default
