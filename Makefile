@@ -17,7 +17,7 @@ help:
 	@echo "make bench-deferred       experiment: queued releases and vfallback's tail"
 	@echo "make deps                 install the Debian packages the project needs"
 	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
-	@echo "make kernel STAGE=.. VARIANT=default|always|debug|always-preempt   build a kernel"
+	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
 	@echo "make boot STAGE=.. VARIANT=.. SCENARIO=.. [ACCEL=auto|tcg|kvm MEM=2G CPUS=2]"
 	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
 	@echo "make bisect-check         build every patch of every stack in turn"
@@ -69,8 +69,7 @@ bench: deps
 
 bench-deferred: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
-	configs/mkkernel.sh $$top always && configs/mkkernel.sh $$top always-preempt && \
-	bench/deferred.sh
+	configs/mkkernel.sh $$top always && bench/deferred.sh
 
 clean:
 	rm -rf build/runs build/logs build/initramfs*

@@ -85,7 +85,7 @@ for kv in "${matrix[@]}"; do
 		t0=$(date +%s)
 		if ! "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$stage-$variant" --name "$name" \
 			--scenario bench --timeout "$timeout" --mem "$mem" --cpus "$cpus" --accel "$accel" \
-			--append "vf.bench=$bench vf.scenario_frag=$scen" \
+			--append "vf.bench=$bench vf.scenario_frag=$scen kunit.enable=0" \
 			--in "$mods/vfbench.ko" --in "$mods/vffrag.ko"; then
 			boot=FAIL
 			failed=$((failed + 1))
@@ -108,7 +108,15 @@ for kv in "${matrix[@]}"; do
 		methods=$methods
 		orders=$orders
 		name=$name
+		lbs=1
 		EOF
+		# The boot must have produced every cell it was asked for (and, on a
+		# stage kernel, large-block runs without errors).
+		if ! python3 "$VF_TOP/bench/check-boot.py" "$dest" | sed 's/^/    /'; then
+			[ "$boot" = FAIL ] || failed=$((failed + 1))
+			boot=FAIL
+			sed -i 's/^boot=.*/boot=FAIL/' "$dest/meta"
+		fi
 		echo "    $(grep -c . "$dest/out/bench-raw.txt" 2>/dev/null || echo 0) cells recorded in $dest"
 	done
 done

@@ -87,6 +87,40 @@ vf_quilt() {
 		quilt --quiltrc=- "$@"
 }
 
+# vf_group_start CMD...: start CMD in a process group of its own (setsid)
+# and make INT and TERM stop that whole group (QEMU under timeout, make
+# and its compilers) before this script exits with 130. Sets VF_GROUP.
+# vf_group_wait: wait for it, return its status, drop the trap.
+# vf_nap SECS: an interruptible sleep for progress loops (a trap runs
+# while 'wait' waits, not while a foreground sleep does).
+vf_group_start() {
+	setsid -w "$@" &
+	VF_GROUP=$!
+	trap 'vf_group_stop' INT TERM
+}
+vf_group_stop() {
+	trap - INT TERM
+	[ -n "${VF_NAP:-}" ] && kill "$VF_NAP" 2>/dev/null
+	kill -TERM -- "-$VF_GROUP" 2>/dev/null
+	sleep 1
+	kill -KILL -- "-$VF_GROUP" 2>/dev/null
+	wait "$VF_GROUP" 2>/dev/null
+	echo "interrupted: stopped process group $VF_GROUP and everything in it" >&2
+	exit 130
+}
+vf_group_wait() {
+	local rc=0
+	wait "$VF_GROUP" || rc=$?
+	trap - INT TERM
+	return $rc
+}
+vf_nap() {
+	sleep "$1" &
+	VF_NAP=$!
+	wait "$VF_NAP" 2>/dev/null || true
+	VF_NAP=
+}
+
 # Elapsed-time printer for long steps.
 vf_timer_start() { VF_T0=$(date +%s); }
 vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }

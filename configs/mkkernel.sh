@@ -10,7 +10,7 @@ stage=${1:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
 variant=${2:?usage: mkkernel.sh plain|1|2|3 default|always|debug}
 vf_check_stage "$stage"
 vf_check_variant "$variant"
-[ "$stage" = plain ] && [ "${variant%-preempt}" = always ] &&
+[ "$stage" = plain ] && [ "$variant" = always ] &&
 	die "VARIANT=always needs a stage kernel (CONFIG_VFALLBACK_ALWAYS comes with stage 1)"
 
 "$VF_TOP/configs/mktree.sh" "$stage"
@@ -49,14 +49,16 @@ fi
 say "[$name] building linux $(cat "$VF_SRC/pristine/.vf-version") in $obj (log: $log)"
 vf_timer_start
 rm -f "$obj/.vf-built"
-kmake -j"$(nproc)" all >"$log" 2>&1 &
-pid=$!
-while kill -0 "$pid" 2>/dev/null; do
-	sleep 30
-	kill -0 "$pid" 2>/dev/null &&
+# Its own process group: INT/TERM stop make and every compiler it runs; a
+# rerun continues where this one stopped (make removes half-made targets).
+vf_group_start make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+	-j"$(nproc)" all >"$log" 2>&1
+while kill -0 "$VF_GROUP" 2>/dev/null; do
+	vf_nap 30
+	kill -0 "$VF_GROUP" 2>/dev/null &&
 		echo "    [$name] $(( $(date +%s) - VF_T0 ))s: $(grep -E '^\s+(CC|LD|AR)' "$log" | tail -1 | sed 's/^ *//')"
 done
-if ! wait "$pid"; then
+if ! vf_group_wait; then
 	grep -E 'error|Error' "$log" | head -20
 	die "[$name] kernel build failed (log: $log)"
 fi

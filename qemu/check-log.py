@@ -7,7 +7,10 @@ Fails (exit 1) and prints the offending lines when the log shows an Oops,
 BUG, WARNING, KASAN/UBSAN report, lockdep report, kmemleak leak report,
 hung task, soft lockup, RCU stall or panic. Lines between the markers
 VF-EXPECT-SPLAT-BEGIN and VF-EXPECT-SPLAT-END (printed by tests that
-provoke a warning on purpose) are not counted.
+provoke a warning on purpose) are not counted. A window that is never
+closed, or an END without a BEGIN, is itself a failure: an unclosed window
+would otherwise hide everything after it (a test that died between its
+markers, or a marker printed by mistake).
 """
 import re
 import sys
@@ -38,12 +41,18 @@ def check(lines):
     """Return a list of (lineno, kind, line) for unexpected splats."""
     found = []
     expected = 0
+    opened = []
     for n, line in enumerate(lines, 1):
         if BEGIN in line:
             expected += 1
+            opened.append((n, line.rstrip()))
             continue
         if END in line:
-            expected = max(0, expected - 1)
+            if not expected:
+                found.append((n, "END without BEGIN", line.rstrip()))
+                continue
+            expected -= 1
+            opened.pop()
             continue
         if expected:
             continue
@@ -51,6 +60,8 @@ def check(lines):
             if re.search(pat, line):
                 found.append((n, kind, line.rstrip()))
                 break
+    for n, line in opened:
+        found.append((n, "expected-splat window never closed", line))
     return found
 
 

@@ -47,12 +47,14 @@ boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
 	echo "$acc" >"$run/accel"
 	boot_rc=0
 	# shellcheck disable=SC2086
-	timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine q35 -m "$mem" -smp "$cpus" \
+	# Its own process group: INT/TERM to this script stop QEMU too.
+	vf_group_start timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine q35 -m "$mem" -smp "$cpus" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=7 vf.scenario=$sc $append" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
 		-virtfs "local,path=$run,mount_tag=results,security_model=none" \
-		</dev/null >"$run/qemu.out" 2>&1 || boot_rc=$?
+		</dev/null >"$run/qemu.out" 2>&1
+	vf_group_wait || boot_rc=$?
 }
 
 if [ "$accel" = auto ]; then

@@ -66,6 +66,20 @@ boot_smoke() {
 	return $rc
 }
 
+# kunit_verdict STAGE NAME SUITE...: the KUnit verdict of boot NAME, from
+# the kernel's own kunit.py parse (its exit status counts: a crash or KTAP
+# that does not parse fails) and kunit-summary.py (a missing suite, a
+# failed or an unexpected skipped case fails).
+kunit_verdict() {
+	local st=$1 name=$2 prc=0
+	shift 2
+	python3 "$(vf_tree "$st")/tools/testing/kunit/kunit.py" parse \
+		--json="$VF_BUILD/runs/$name/kunit.json" "$VF_LOGS/$name.console.log" \
+		>"$VF_BUILD/runs/$name/kunit.txt" 2>&1 || prc=$?
+	[ "$prc" = 0 ] || grep -E 'ERROR|CRASHED|FAILED' "$VF_BUILD/runs/$name/kunit.txt" | head -5 | sed 's/^/    | /'
+	python3 "$VF_TOP/qemu/kunit-summary.py" "$VF_BUILD/runs/$name/kunit.json" "$name" --parse-rc "$prc" "$@"
+}
+
 # boot_stage STAGE VARIANT: KUnit suites + the stage scenario.
 boot_stage() {
 	local st=$1 var=$2 name=test-$1-$2 expect=auto rc=0 suites=(vfallback) ins=() timeout=1200 mods
@@ -82,11 +96,39 @@ boot_stage() {
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
 		--scenario "stage$st" --timeout "$timeout" --append "vf.expect=$expect numa=fake=2" \
 		"${ins[@]}" || rc=1
-	python3 "$(vf_tree "$st")/tools/testing/kunit/kunit.py" parse \
-		--json="$VF_BUILD/runs/$name/kunit.json" "$VF_LOGS/$name.console.log" \
-		>"$VF_BUILD/runs/$name/kunit.txt" 2>&1 || true
-	python3 "$VF_TOP/qemu/kunit-summary.py" "$VF_BUILD/runs/$name/kunit.json" "$name" "${suites[@]}" || rc=1
+	kunit_verdict "$st" "$name" "${suites[@]}" || rc=1
 	return $rc
+}
+
+# boot_preempt_full STAGE: the always kernel with preempt=full, the KUnit
+# suites of atomic use and virtual slabs, and the smoke scenario.
+boot_preempt_full() {
+	local st=$1 name=test-$1-always-preempt-full rc=0
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-always" --name "$name" \
+		--scenario smoke --timeout 1200 --append "preempt=full kunit.filter_glob=vfallback_* numa=fake=2" || rc=1
+	grep -q 'Dynamic Preempt: full' "$VF_LOGS/$name.console.log" ||
+		{ echo "FAIL: $name: the console does not say 'Dynamic Preempt: full'"; rc=1; }
+	kunit_verdict "$st" "$name" vfallback_atomic vfallback_slab || rc=1
+	return $rc
+}
+
+# boot_bench STAGE VARIANT: a short vfbench run (no fragmenter, orders 1,
+# 4 and 9, 50 cycles each, every method, no large-block workload) on a
+# kernel the run built anyway; bench/check-boot.py checks that every cell
+# was recorded and that vfallback took the path the variant promises
+# (default, unfragmented: physical; always: virtual).
+boot_bench() {
+	local st=$1 var=$2 name=test-$1-$2-bench mods dest path=physical
+	[ "$var" = always ] && path=virtual
+	mods=$(vf_build_modules "$st" "$var") || return 1
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-$var" --name "$name" \
+		--scenario bench --timeout 900 --in "$mods/vfbench.ko" --in "$mods/vffrag.ko" \
+		--append "vf.bench=quick vf.scenario_frag=none vf.orders=1,4,9 vf.iters=50 vf.lbs=0 vf.hold_mb=0 vf.perf=none kunit.enable=0" ||
+		return 1
+	dest=$VF_BUILD/runs/$name
+	printf 'kernel=stage%s\nvariant=%s\nscenario=none\nbench=quick\nmethods=plain_noretry,plain,vfallback,vmalloc,kvmalloc\norders=1,4,9\nlbs=0\nname=%s\n' \
+		"$st" "$var" "$name" >"$dest/meta"
+	python3 "$VF_TOP/bench/check-boot.py" "$dest" --expect-path "$path"
 }
 
 echo "vfallback test run ($mode) on $(hostname), $(date -u +%FT%TZ)"
@@ -104,9 +146,16 @@ if [ "$mode" = full ]; then
 		step "boot plain-default (smoke)" boot_smoke plain-default
 	if [ "$top" -ge 1 ]; then
 		for v in ${VARIANTS:-default always}; do
-			step "build $top-$v" build_kernel "$top" "$v" &&
-				step "boot $top-$v (KUnit + stage$top scenario)" boot_stage "$top" "$v"
+			step "build $top-$v" build_kernel "$top" "$v" || continue
+			step "boot $top-$v (KUnit + stage$top scenario)" boot_stage "$top" "$v"
+			step "boot $top-$v (short vfbench run)" boot_bench "$top" "$v"
 		done
+		# Preemption opens races that the voluntary model hides: the top
+		# always kernel once more with preempt=full, the atomic and slab
+		# suites only (kunit.filter_glob; stage 2 and later).
+		if [ "$top" -ge 2 ] && [ -f "$VF_BUILD/kernels/bzImage-$top-always" ]; then
+			step "boot $top-always preempt=full (vfallback_atomic, vfallback_slab)" boot_preempt_full "$top"
+		fi
 	fi
 else
 	if [ "$top" -ge 1 ]; then

@@ -37,6 +37,10 @@ sed 's/VF-EXPECT-SPLAT-END/something else/' "$fx/good-console.log" | sed '4d' >"
 printf '[ 5.0] WARNING: CPU: 0 at x\n' >"$tmp/late.log"
 cat "$fx/good-console.log" "$tmp/late.log" >"$tmp/after-window.log"
 expect nonzero "check-log counts a splat after the expected window closed" python3 "$top/qemu/check-log.py" "$tmp/after-window.log"
+expect nonzero "check-log fails on an expected-splat window that never closes" python3 "$top/qemu/check-log.py" "$tmp/unclosed.log"
+expect_msg "window never closed" "check-log names the unclosed window"
+printf '[ 1.0] Linux version 6.12\n[ 2.0] t: VF-EXPECT-SPLAT-END\n[ 3.0] vf-init: userspace reached\n' >"$tmp/orphan-end.log"
+expect nonzero "check-log fails on an END marker without BEGIN" python3 "$top/qemu/check-log.py" "$tmp/orphan-end.log"
 expect nonzero "check-log fails on a missing file" python3 "$top/qemu/check-log.py" "$tmp/nonexistent.log"
 
 # config verifier
@@ -100,7 +104,23 @@ for h in empty dev hostile; do
 	if [ -e "$tmp/build/src/stage1" ]; then ko "mktree removed the half-made tree ($h)"; else ok "mktree removed the half-made tree ($h)"; fi
 done
 # ... and a series that applies is applied whatever the quilt config says.
-cp "$tmp/stack/0001-good.patch" "$tmp/top/stage1-vfallback/0001-good.patch"
+cat >"$tmp/top/stage1-vfallback/0001-good.patch" <<'P'
+From: Dev Eloper <dev@example.org>
+Subject: [PATCH] README: say who the guides are for
+
+Signed-off-by: Dev Eloper <dev@example.org>
+---
+--- a/README
++++ b/README
+@@ -1,6 +1,6 @@
+ Linux kernel
+ ============
+
+-There are several guides for kernel developers and users. These guides can
++There are several guides for kernel developers and their users. These guides can
+ be rendered in a number of formats, like HTML and PDF. Please read
+ Documentation/admin-guide/README.rst first.
+P
 printf '0001-good.patch\n' >"$tmp/top/stage1-vfallback/series"
 expect 0 "mktree applies a good patch under a hostile ~/.quiltrc" \
 	env HOME="$tmp/home-hostile" VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
@@ -126,6 +146,88 @@ expect nonzero "check-snapshot rejects a truncated buddyinfo/vmstat" "$top/qemu/
 printf '{"name": "KUnit Test", "sub_groups": [{"name": "vfallback", "test_cases": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "FAIL"}], "sub_groups": []}]}' >"$tmp/k.json"
 expect nonzero "kunit-summary fails on a failed case" python3 "$top/qemu/kunit-summary.py" "$tmp/k.json" t vfallback
 expect_msg "FAIL: t kunit vfallback/b" "kunit-summary names the failed case"
+printf '{"name": "KUnit Test", "sub_groups": [{"name": "vfallback", "test_cases": [{"name": "a", "status": "PASS"}, {"name": "s", "status": "SKIP"}], "sub_groups": []}]}' >"$tmp/k3.json"
+expect nonzero "kunit-summary fails on an unexpected SKIP" python3 "$top/qemu/kunit-summary.py" "$tmp/k3.json" t vfallback
+expect_msg "FAIL: t kunit vfallback/s \\(skipped" "kunit-summary names the skipped case"
+expect 0 "kunit-summary accepts a SKIP that --allow-skip names" python3 "$top/qemu/kunit-summary.py" "$tmp/k3.json" t --allow-skip 'vfallback/s' vfallback
+printf '{"name": "KUnit Test", "sub_groups": [{"name": "vfallback", "test_cases": [{"name": "a", "status": "PASS"}], "sub_groups": []}]}' >"$tmp/k4.json"
+expect nonzero "kunit-summary fails when kunit.py parse failed" python3 "$top/qemu/kunit-summary.py" "$tmp/k4.json" t --parse-rc 1 vfallback
+expect_msg "kunit.py parse exited 1" "kunit-summary says that kunit.py parse failed"
+# kunit.py parse itself: a crashed suite (KTAP cut short) exits non-zero.
+kparse="$top/build/src/pristine/tools/testing/kunit/kunit.py"
+printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: vfallback\n    1..2\n    ok 1 a\n' >"$tmp/cut.log"
+expect nonzero "kunit.py parse fails on a suite cut short (crash)" python3 "$kparse" parse "$tmp/cut.log"
+printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: vfallback\n    1..1\n    ok 1 a\nok 1 vfallback\n' >"$tmp/whole.log"
+expect 0 "kunit.py parse accepts a complete passing suite" python3 "$kparse" parse "$tmp/whole.log"
 printf '{"name": "KUnit Test", "sub_groups": []}' >"$tmp/k2.json"
 expect nonzero "kunit-summary fails when the suite did not run" python3 "$top/qemu/kunit-summary.py" "$tmp/k2.json" t vfallback
+# bench/check-boot.py: a benchmark boot must have produced what it was
+# asked for (fixtures of bench/tests, changed here to break each rule).
+bfx=$top/bench/tests/fixtures/runs
+expect 0 "check-boot accepts a boot with every cell" python3 "$top/bench/check-boot.py" "$bfx/stage1-always-none"
+expect nonzero "check-boot fails on missing cells" python3 "$top/bench/check-boot.py" "$bfx/stage1-default-unmovable"
+expect_msg "3 of 10 expected cells recorded" "check-boot counts the missing cells"
+cp -r "$bfx/stage1-always-none" "$tmp/b0" && : >"$tmp/b0/out/bench-raw.txt"
+expect nonzero "check-boot fails on a boot with zero cells" python3 "$top/bench/check-boot.py" "$tmp/b0"
+expect 0 "check-boot: the always variant's vfallback cells are virtual" python3 "$top/bench/check-boot.py" "$bfx/stage1-always-none" --expect-path virtual
+expect nonzero "check-boot fails when vfallback took the other path" python3 "$top/bench/check-boot.py" "$bfx/stage1-always-none" --expect-path physical
+cp -r "$bfx/stage1-always-none" "$tmp/b1" && echo lbs=1 >>"$tmp/b1/meta"
+expect nonzero "check-boot fails when a stage kernel's large-block workload recorded nothing" python3 "$top/bench/check-boot.py" "$tmp/b1"
+printf 'fsblock=65536 workload=seqwrite rc=1 fallback_ios=0 json=lbs/x.json\nfsblock=65536 workload=metadata rc=0 files=10 usec=5 fallback_ios=0\n' >"$tmp/b1/out/lbs-raw.txt"
+expect nonzero "check-boot fails on a stage kernel's fio error" python3 "$top/bench/check-boot.py" "$tmp/b1"
+expect_msg "1 large-block run\\(s\\) with errors" "check-boot names the large-block error"
+sed -i 's/rc=1/rc=0/' "$tmp/b1/out/lbs-raw.txt"
+mkdir -p "$tmp/b1/out/lbs" && printf '{"jobs": [{"error": 0, "write": {"io_bytes": 1048576, "bw_bytes": 1000000}, "read": {"io_bytes": 0, "bw_bytes": 0}}]}' >"$tmp/b1/out/lbs/x.json"
+expect 0 "check-boot accepts a stage kernel's error-free large-block runs" python3 "$top/bench/check-boot.py" "$tmp/b1"
+
+# INT/TERM stop everything a script started: a process group helper that
+# a child with grandchildren cannot escape, and run.sh stopping QEMU (a
+# stand-in that only sleeps, first in PATH).
+gone() { # gone PID...: true when none of them is alive within 10 s
+	local i p alive
+	for i in $(seq 20); do
+		alive=0
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 0 ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+# dfl CMD...: CMD with INT at its default action, as from a terminal (an
+# asynchronous command of a script starts with INT ignored, and a shell
+# cannot trap a signal ignored at its start). Only in 'dfl ... &': it
+# execs, so that $! is the command's own pid.
+dfl() { exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
+for sig in TERM INT; do
+	rm -f "$tmp/kids"
+	dfl bash -c '. "$1/configs/common.sh"; vf_group_start bash -c "sleep 1000 & echo \$! >>$2; sleep 1000 & echo \$! >>$2; wait"; vf_group_wait' \
+		_ "$top" "$tmp/kids" >/dev/null 2>&1 &
+	w=$!
+	for i in $(seq 20); do [ -f "$tmp/kids" ] && [ "$(wc -l <"$tmp/kids")" = 2 ] && break; sleep 0.5; done
+	kill -"$sig" "$w"
+	if gone "$w" $(cat "$tmp/kids" 2>/dev/null) && [ -s "$tmp/kids" ]; then
+		ok "SIG$sig to a script stops the process group it started (grandchildren too)"
+	else
+		ko "SIG$sig to a script stops the process group it started (left: $(cat "$tmp/kids" | tr '\n' ' '))"
+		kill $(cat "$tmp/kids") "$w" 2>/dev/null
+	fi
+done
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho $$ >"%s/qemu.pid"\nexec sleep 1000\n' "$tmp" >"$tmp/fakebin/qemu-system-x86_64"
+chmod +x "$tmp/fakebin/qemu-system-x86_64"
+for sig in TERM INT; do
+	rm -f "$tmp/qemu.pid"
+	PATH="$tmp/fakebin:$PATH" dfl "$top/qemu/run.sh" --kernel "$tmp/.config" --name harness-interrupt \
+		--scenario smoke --accel tcg --timeout 900 >"$tmp/run.out" 2>&1 &
+	w=$!
+	for i in $(seq 240); do [ -s "$tmp/qemu.pid" ] && break; sleep 0.5; done
+	kill -"$sig" "$w"
+	if [ -s "$tmp/qemu.pid" ] && gone "$w" "$(cat "$tmp/qemu.pid")"; then
+		ok "SIG$sig to run.sh stops QEMU"
+	else
+		ko "SIG$sig to run.sh stops QEMU (QEMU pid $(cat "$tmp/qemu.pid" 2>/dev/null || echo 'never started'))"
+		sed 's/^/    /' "$tmp/run.out" | tail -5
+		kill "$(cat "$tmp/qemu.pid" 2>/dev/null)" "$w" 2>/dev/null
+	fi
+done
 [ "$fails" = 0 ]
