@@ -948,7 +948,9 @@ def main(argv):
             meta_json = json.load(f)
     except (OSError, ValueError):
         pass
-    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, args.runs,
+    # Relative to the README: no path of the machine that ran it.
+    src = os.path.relpath(args.runs, args.out)
+    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, src,
                   slab_rows, lbs_rows)
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(text + "\n")

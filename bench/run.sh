@@ -10,8 +10,19 @@
 # slab.csv (the dentry/buffer_head slab workload), README.md and plots
 # (bench/process.py).
 #
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/),
-# SCENARIOS ("none movable unmovable"), BENCH_TIMEOUT (per boot, seconds).
+# Every run writes into build/results/RUN_ID/. A complete full run (every
+# boot passed) is then published: copied into results/ (raw/ replaced).
+# A quick run, or one with a failed boot, is never published, so that it
+# cannot replace the committed full run; PUBLISH=1 forces it, PUBLISH=0
+# never publishes.
+# Before each boot the host's 1-minute load average must be below
+# MAX_LOAD (default 0.5 per host CPU): a benchmark beside a kernel build
+# measures the build. The load is recorded in each boot's meta and in
+# meta.json. Each boot gets a random seed (recorded) that orders the
+# methods of every order in the guest (vf.seed; SEED=N fixes it).
+#
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), SCENARIOS ("none movable
+# unmovable"), BENCH_TIMEOUT (per boot, seconds), MAX_LOAD, SEED, PUBLISH.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 
@@ -22,7 +33,11 @@ full) timeout=${BENCH_TIMEOUT:-5400} orders=1,2,3,4,5,6,7,8,9,10 ;;
 *) die "bench/run.sh: unknown BENCH '$bench': use quick or full" ;;
 esac
 mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
+max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
+case "$max_load" in '' | *[!0-9.]*) die "bench/run.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
+case "${SEED:-0}" in *[!0-9]*) die "bench/run.sh: SEED='$SEED' is not a number" ;; esac
+publish=${PUBLISH:-auto}
+case "$publish" in auto | 0 | 1) ;; *) die "bench/run.sh: PUBLISH='$publish': use 1, 0 or leave it unset" ;; esac
 scenarios=${SCENARIOS:-none movable unmovable}
 for s in $scenarios; do
 	case "$s" in none | movable | unmovable) ;; *) die "unknown scenario '$s' in SCENARIOS" ;; esac
@@ -54,6 +69,23 @@ fi
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$bench
 root=$VF_BUILD/bench/$run_id
+results=$VF_BUILD/results/$run_id
+
+# wait_for_load: refuse to measure on a busy host (waits up to 10 min,
+# then stops with a message). Prints the load it started at.
+wait_for_load() {
+	local i l
+	for i in $(seq 60); do
+		l=$(cut -d' ' -f1 /proc/loadavg)
+		if awk -v l="$l" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
+			echo "$l"
+			return 0
+		fi
+		[ "$i" = 1 ] && echo "    host load $l >= MAX_LOAD $max_load: waiting for it to drop (a build running?)" >&2
+		vf_nap 10
+	done
+	die "host load stayed >= $max_load for 10 minutes: stop what is running (ps aux --sort=-%cpu | head), or set MAX_LOAD"
+}
 mkdir -p "$root"
 nboots=$(( ${#matrix[@]} * $(echo "$scenarios" | wc -w) ))
 say "bench $bench: ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots boots, guest $mem/$cpus CPUs, raw in $root"
@@ -82,10 +114,12 @@ for kv in "${matrix[@]}"; do
 		name=bench-$stage-$variant-$scen
 		say "[$n/$nboots] $kname/$variant, scenario $scen ($(( $(date +%s) - t_all ))s so far)"
 		boot=PASS
+		load=$(wait_for_load)
+		seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000 + 1 ))}
 		t0=$(date +%s)
 		if ! "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$stage-$variant" --name "$name" \
 			--scenario bench --timeout "$timeout" --mem "$mem" --cpus "$cpus" --accel "$accel" \
-			--append "vf.bench=$bench vf.scenario_frag=$scen kunit.enable=0" \
+			--append "vf.bench=$bench vf.scenario_frag=$scen vf.seed=$seed kunit.enable=0" \
 			--in "$mods/vfbench.ko" --in "$mods/vffrag.ko"; then
 			boot=FAIL
 			failed=$((failed + 1))
@@ -109,6 +143,9 @@ for kv in "${matrix[@]}"; do
 		orders=$orders
 		name=$name
 		lbs=1
+		seed=$seed
+		host_load_1min=$load
+		config_sha256=$csum
 		EOF
 		# The boot must have produced every cell it was asked for (and, on a
 		# stage kernel, large-block runs without errors).
@@ -148,12 +185,22 @@ cat >"$results/meta.json" <<EOF
   "host_cpus": $(nproc),
   "scenarios": "$scenarios",
   "orders": "$orders",
+  "max_load": "$max_load",
+  "host_load_1min_per_boot": $(json_str "$(sed -n 's/^host_load_1min=//p' "$root"/*/meta | paste -sd, -)"),
+  "seeds_per_boot": $(json_str "$(sed -n 's/^seed=//p' "$root"/*/meta | paste -sd, -)"),
   "kernels": [$kernels_json
   ]
 }
 EOF
 python3 "$VF_TOP/bench/process.py" "$results/raw" --out "$results"
 vf_timer_end "bench $bench ($nboots boots)"
+if [ "$publish" = 1 ] || { [ "$publish" = auto ] && [ "$bench" = full ] && [ "$failed" = 0 ]; }; then
+	say "publishing $results into $VF_TOP/results/"
+	rm -rf "$VF_TOP/results/raw"
+	cp -r "$results"/. "$VF_TOP/results/"
+else
+	echo "    not published into results/ (BENCH=$bench, $failed failed boot(s), PUBLISH=$publish): results in $results"
+fi
 if [ "$failed" != 0 ]; then
 	echo "FAIL: bench: $failed of $nboots boots failed (their cells are recorded as missing; see $root)"
 	exit 1

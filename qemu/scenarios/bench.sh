@@ -14,6 +14,7 @@
 #   vf.oom_batch=N                 vffrag oom_batch: held pages released per
 #                                  OOM call instead of a kill (default 16)
 #   vf.lbs=0|1                     the large-block workload (lbs.sh; default 1)
+#   vf.seed=N                      orders the methods within each order (default 1)
 #   vf.deferred_max=N              /sys/kernel/mm/vfallback/deferred_max (pages
 #                                  of queued virtual-compound releases before
 #                                  an allocation does the excess itself; an
@@ -44,6 +45,7 @@ perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_i
 lbs=$(param lbs)
 keep_mb=$(param keep_mb) oom_batch=$(param oom_batch)
 hold_mb=$(param hold_mb) hold_scen=$(param hold) deferred_max=$(param deferred_max)
+seed=$(param seed)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
 case "$bench" in
@@ -127,7 +129,7 @@ cpus=$(grep -c '^processor' /proc/cpuinfo)
 {
 	echo "kernel_release=$(uname -r) vf_mode=$vf_mode scenario=$frag bench=$bench"
 	echo "methods=$(echo $run_methods | tr ' ' ',') orders=$(echo $orders | tr ' ' ',') iters=$iters budget_ms=$budget_ms"
-	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb oom_batch=$oom_batch deferred_max=$deferred_now"
+	echo "hold_methods=$(echo $hold_methods | tr ' ' ',') hold_mb=$hold_mb oom_batch=$oom_batch deferred_max=$deferred_now seed=${seed:-none} lbs=${lbs:-1}"
 	echo "mem_total_kb=$(awk '/^MemTotal/ { print $2 }' /proc/meminfo) cpus=$cpus perf=$perf_ok perf_mode=$perf_mode"
 	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	echo "cmdline=$(cat /proc/cmdline)"
@@ -329,10 +331,31 @@ snapshot "$frag-start"
 cat /proc/zoneinfo >"$VF_OUT/zoneinfo-$frag-start"
 
 # The cells, order-major so that the methods of one order see the same
-# conditions (matters under the moving load of "movable").
+# conditions (matters under the moving load of "movable"); within an order
+# the methods run in an order drawn from vf.seed (recorded in
+# bench-info.txt), so that no method always runs first or after another.
+# shuffle WORDS...: sets $shuffled to them permuted (builtins only, no
+# subshell: the LCG state rng carries over from one order to the next).
+shuffle() {
+	local rest="$*" n=$# j k w nrest
+	shuffled=
+	while [ "$n" -gt 0 ]; do
+		rng=$(( (rng * 1103515245 + 12345) % 2147483648 ))
+		j=$(( (rng >> 8) % n ))
+		k=0 nrest=
+		for w in $rest; do
+			if [ $k = $j ]; then shuffled="$shuffled $w"; else nrest="$nrest $w"; fi
+			k=$((k + 1))
+		done
+		rest=$nrest n=$((n - 1))
+	done
+}
+rng=${seed:-1}
 : >/tmp/cells.list
 for o in $orders; do
-	for m in $run_methods; do
+	# shellcheck disable=SC2086
+	shuffle $run_methods
+	for m in $shuffled; do
 		echo "$frag-$m-o$o $m $o $iters" >>/tmp/cells.list
 	done
 	# Hold cells: one batch, every block kept until the end of the run.
