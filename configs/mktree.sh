@@ -48,24 +48,46 @@ stack_hash() {
 	done | sha256sum | cut -d' ' -f1
 }
 
+# update_stage DIR: pop every applied patch of a complete tree (from
+# quilt's backups: the patch files may have changed) and note the files
+# they touched in DIR/.vf-touched. Fails, leaving DIR to be recreated, if
+# quilt cannot.
+update_stage() {
+	local dir=$1
+	rm -f "$dir/.vf-stack"
+	(cd "$dir" && vf_quilt files -a 2>/dev/null | sort -u >.vf-touched) || return 1
+	(cd "$dir" && vf_quilt pop -a -f -q >/dev/null 2>&1) || return 1
+	[ ! -s "$dir/.pc/applied-patches" ] || return 1
+}
+
 make_stage() {
 	local n=$1 dir=$VF_SRC/stage$1 h i s series out
 	h=$(stack_hash "$n")
 	if [ -f "$dir/.vf-stack" ] && [ "$(cat "$dir/.vf-stack")" = "$h" ]; then
 		return 0
 	fi
-	[ -e "$dir" ] && { say "stage $n tree is stale or incomplete: recreating"; rm -rf "$dir"; }
-	say "creating stage $n tree (hard-linked copy of pristine + quilt)"
-	mkdir -p "$dir"
-	# Hard links: quilt/patch replace files instead of editing in place.
-	(cd "$VF_SRC/pristine" && find . -mindepth 1 -maxdepth 1 ! -name 'o-*' ! -name '.vf-pristine' \
-		-exec cp -al {} "$dir/" \;)
+	# A complete tree of other patches is updated in place (its build dirs
+	# stay, so only what the change touches is rebuilt): every patch
+	# popped from quilt's backups, the new series pushed, and every file
+	# the old patches had touched given a fresh copy and mtime, so that
+	# make rebuilds what went back to pristine. Anything else, or a failed
+	# step, recreates the tree.
+	if [ -f "$dir/.vf-stack" ] && [ -d "$dir/.pc" ] && update_stage "$dir"; then
+		say "stage $n tree updated in place (patches popped and pushed again; build dirs kept)"
+	else
+		[ -e "$dir" ] && { say "stage $n tree is stale or incomplete: recreating"; rm -rf "$dir"; }
+		say "creating stage $n tree (hard-linked copy of pristine + quilt)"
+		mkdir -p "$dir"
+		# Hard links: quilt/patch replace files instead of editing in place.
+		(cd "$VF_SRC/pristine" && find . -mindepth 1 -maxdepth 1 ! -name 'o-*' ! -name '.vf-pristine' \
+			-exec cp -al {} "$dir/" \;)
+	fi
 	mkdir -p "$dir/patches"
 	series=$dir/patches/series
 	: >"$series"
 	for ((i = 0; i < n; i++)); do
 		s=${VF_STACKS[$i]}
-		ln -s "$VF_TOP/$s" "$dir/patches/$s"
+		ln -sfn "$VF_TOP/$s" "$dir/patches/$s"
 		while read -r p rest; do
 			case "$p" in "" | \#*) continue ;; esac
 			[ -f "$VF_TOP/$s/$p" ] || die "$s/series lists $p but $s/$p does not exist"
@@ -81,6 +103,15 @@ make_stage() {
 		fi
 		echo "$out" | grep '^Applying patch' | sed 's/^/    /'
 	fi
+	if [ -s "$dir/.vf-touched" ]; then
+		# Files the old patches had touched: a new inode each (never touch
+		# the pristine tree's hard-linked inode) with a fresh mtime.
+		while read -r f; do
+			[ -f "$dir/$f" ] || continue
+			cp -p "$dir/$f" "$dir/$f.vf-tmp" && mv -f "$dir/$f.vf-tmp" "$dir/$f" && touch "$dir/$f"
+		done <"$dir/.vf-touched"
+	fi
+	rm -f "$dir/.vf-touched"
 	echo "$h" >"$dir/.vf-stack"
 }
 

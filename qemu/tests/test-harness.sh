@@ -129,6 +129,19 @@ if grep -q 'kernel developers and their users' "$tmp/build/src/stage1/README" 2>
 else
 	ko "the applied patch changed the tree (README of $tmp/build/src/stage1 unchanged)"
 fi
+# A changed patch: the tree is updated in place (build dirs kept), and
+# the result is the new patch on pristine, as a fresh tree would be.
+mkdir -p "$tmp/build/src/stage1/o-default" && touch "$tmp/build/src/stage1/o-default/keep"
+sed -i 's/kernel developers and their users/kernel developers and all their users/' "$tmp/top/stage1-vfallback/0001-good.patch"
+expect 0 "mktree takes a changed patch" env HOME="$tmp/home-empty" VF_BUILD="$tmp/build" "$tmp/top/configs/mktree.sh" 1
+expect_msg "updated in place" "mktree updates a complete tree in place"
+if grep -q 'kernel developers and all their users' "$tmp/build/src/stage1/README" && [ -f "$tmp/build/src/stage1/o-default/keep" ] &&
+	cmp -s "$tmp/build/src/pristine/README" "$top/build/src/pristine/README" &&
+	! grep -q 'their users' "$top/build/src/pristine/README"; then
+	ok "the updated tree has the new patch, its build dir, and pristine is untouched"
+else
+	ko "the updated tree has the new patch, its build dir, and pristine is untouched"
+fi
 rm -rf "$tmp/build/src/stage1"
 
 # bad input to the drivers
