@@ -55,7 +55,10 @@ stack_hash() {
 update_stage() {
 	local dir=$1
 	rm -f "$dir/.vf-stack"
-	(cd "$dir" && vf_quilt files -a 2>/dev/null | sort -u >.vf-touched) || return 1
+	# "sha256 mtime path" of every file the applied patches touch.
+	(cd "$dir" && vf_quilt files -a 2>/dev/null | sort -u | while read -r f; do
+		if [ -f "$f" ]; then echo "$(sha256sum <"$f" | cut -d' ' -f1) $(stat -c %Y "$f") $f"; fi
+	done >.vf-touched) || return 1
 	(cd "$dir" && vf_quilt pop -a -f -q >/dev/null 2>&1) || return 1
 	[ ! -s "$dir/.pc/applied-patches" ] || return 1
 }
@@ -104,11 +107,17 @@ make_stage() {
 		echo "$out" | grep '^Applying patch' | sed 's/^/    /'
 	fi
 	if [ -s "$dir/.vf-touched" ]; then
-		# Files the old patches had touched: a new inode each (never touch
-		# the pristine tree's hard-linked inode) with a fresh mtime.
-		while read -r f; do
+		# Files the old patches had touched: one whose content is what it
+		# was before the update gets its old mtime back (nothing to
+		# rebuild); any other a new inode (never the pristine tree's
+		# hard-linked one) with a fresh mtime, so that make rebuilds it.
+		while read -r sum mtime f; do
 			[ -f "$dir/$f" ] || continue
-			cp -p "$dir/$f" "$dir/$f.vf-tmp" && mv -f "$dir/$f.vf-tmp" "$dir/$f" && touch "$dir/$f"
+			if [ "$(sha256sum <"$dir/$f" | cut -d' ' -f1)" = "$sum" ]; then
+				touch -d "@$mtime" "$dir/$f"
+			else
+				cp -p "$dir/$f" "$dir/$f.vf-tmp" && mv -f "$dir/$f.vf-tmp" "$dir/$f" && touch "$dir/$f"
+			fi
 		done <"$dir/.vf-touched"
 	fi
 	rm -f "$dir/.vf-touched"
