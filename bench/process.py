@@ -38,7 +38,10 @@ EXTRA = ["status", "run", "iters", "pattern", "hold", "success_rate", "path", "p
          "compact_isolated", "pgmigrate_success", "pgmigrate_fail",
          "allocstall_dma32", "allocstall_normal", "oom_kill", "perf_stat",
          "perf_task_clock_ms", "perf_page_faults", "perf_dtlb_load_misses",
-         "kernel_release", "vf_mode", "mem", "cpus", "guest_cpus", "boot"]
+         "kernel_release", "vf_mode", "mem", "cpus", "guest_cpus", "boot",
+         "oom_attempts", "oom_assisted", "oom_notifier_calls", "ok_n", "ok_p50_ns", "ok_p99_ns",
+         "ok_max_ns", "assisted_n", "assisted_p50_ns", "assisted_p99_ns", "assisted_max_ns",
+         "fail_n", "fail_p50_ns", "fail_p99_ns", "fail_max_ns"]
 SLAB_COLUMNS = ["kernel", "variant", "accel", "scenario", "cache", "order", "objs_per_slab",
                 "files", "files_per_s", "alloc_fastpath", "alloc_slowpath", "alloc_slab",
                 "free_slab", "order_fallback", "alloc_from_partial", "slowpath_per_1000",
@@ -50,9 +53,9 @@ LBS_EXTRA = ["rc", "files", "files_per_s", "usec", "rep", "buf_physical", "buf_v
              "buf_bulk", "buf_vmapped", "error_text"]
 LBS_WORKLOADS = ["seqwrite", "randwrite", "seqread", "randread", "metadata", "setup"]
 BUF_KINDS = ["physical", "virtual", "vmapped"]
-METHODS = ["plain_noretry", "plain", "vfallback", "vmalloc", "kvmalloc"]
-HEADLINE_METHODS = ["plain", "plain_noretry", "vfallback"]
-SCENARIOS = ["none", "movable", "unmovable"]
+METHODS = ["plain_noretry", "plain", "plain_mayfail", "vfallback", "vmalloc", "kvmalloc"]
+HEADLINE_METHODS = ["plain", "plain_mayfail", "plain_noretry", "vfallback"]
+SCENARIOS = ["none", "movable", "unmovable", "strict"]
 PATTERNS = ["cycle", "hold"]	# free each block at once | keep every block to the end
 VARIANTS = ["default", "always", "debug"]
 QUICK_ORDERS = [1, 3, 5, 7, 9, 10]
@@ -577,6 +580,79 @@ def context_note(rows, kernel, variant, order, pattern, plain):
     return " [" + ", ".join(parts) + "]" if parts else ""
 
 
+def _n(r, k):
+    """Numeric field of a row, None when absent, n/a or negative (no such attempt)."""
+    v = num((r or {}).get(k))
+    return None if v is None or v < 0 else v
+
+
+def criteria(rows, kvs, orders):
+    """Headline criteria, each PASS or FAIL with its numbers (one boot per cell)."""
+    L = []
+    stage = [(k, v) for (k, v) in kvs if k != "plain"]
+    # 1. strict: vfallback 100% at every order, no OOM event.
+    for (k, v) in stage:
+        vf = [r for r in rows if (r["kernel"], r["variant"], r["scenario"], r["method"])
+              == (k, v, "strict", "vfallback")]
+        if not vf:
+            continue
+        bad = [r for r in vf if r.get("status") != "ok" or _n(r, "successes") != _n(r, "attempts")
+               or not _n(r, "attempts") or (_n(r, "oom_attempts") or 0) != 0
+               or r.get("oom_attempts") in (None, "", "n/a")]
+        others = []
+        for o in orders:
+            parts = []
+            for m in ("plain_mayfail", "plain_noretry"):
+                for pat in ("cycle", "hold"):
+                    r = cell(rows, k, v, "strict", m, o, pat)
+                    if r and _n(r, "attempts"):
+                        parts.append(f"{m}{'/hold' if pat == 'hold' else ''} "
+                                     f"{100.0 * (_n(r, 'successes') or 0) / _n(r, 'attempts'):.0f}%")
+            others.append(f"o{o}: " + ", ".join(parts))
+        L.append(f"- **{'PASS' if not bad else 'FAIL'}** {k}/{v}, `strict`: vfallback succeeds in "
+                 f"100% of attempts at every order with 0 OOM events ({len(vf)} cells"
+                 + (", failing: " + ", ".join(
+                     f"o{r['order']}/{r.get('pattern')}: {r.get('successes')}/{r.get('attempts')}, "
+                     f"oom_attempts {r.get('oom_attempts', 'n/a')}" for r in bad[:6]) if bad else "")
+                 + "). Beside it: " + "; ".join(others))
+    # 2. unfragmented, default variant: the physical fast path costs nothing.
+    for (k, v) in stage:
+        if v != "default":
+            continue
+        res = []
+        for o in orders:
+            vf, pl = cell(rows, k, v, "none", "vfallback", o), cell(rows, k, v, "none", "plain", o)
+            a, b = _n(vf, "p99_ns"), _n(pl, "p99_ns")
+            if a is None or b is None or not b:
+                continue
+            res.append((o, a / b, a, b))
+        if res:
+            ok = all(x[1] <= 1.05 for x in res)
+            L.append(f"- **{'PASS' if ok else 'FAIL'}** {k}/{v}, `none`: vfallback's p99 <= 1.05x "
+                     "plain's (physical fast path, same boot): " + ", ".join(
+                         f"o{o} {r:.2f} ({fmt_ns(a)} vs {fmt_ns(b)})" for o, r, a, b in res))
+    # 3. the virtual path against vmalloc (reported; the target is the performance issue's).
+    for (k, v) in stage:
+        if v != "always":
+            continue
+        for sc in ("none", "strict"):
+            res = []
+            for o in orders:
+                vf, vm = cell(rows, k, v, sc, "vfallback", o), cell(rows, k, v, sc, "vmalloc", o)
+                a = _n(vf, "ok_p99_ns") if _n(vf, "ok_p99_ns") is not None else _n(vf, "p99_ns")
+                b = _n(vm, "ok_p99_ns") if _n(vm, "ok_p99_ns") is not None else _n(vm, "p99_ns")
+                if a is not None and b:
+                    res.append(f"o{o} {a / b:.2f}")
+            if res:
+                L.append(f"- report {k}/{v}, `{sc}`: vfallback p99 / vmalloc p99 (virtual path, "
+                         "same boot): " + ", ".join(res))
+    if not L:
+        L.append("- no stage kernel in this run")
+    L.append("- Each figure is from one boot per cell; repeated interleaved boots with medians "
+             "and spreads are not implemented yet.")
+    return L
+
+
 def checks(rows, kvs, orders):
     """Acceptance statements, evaluated on the data, per allocation pattern."""
     lines = []
@@ -757,7 +833,13 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("- Scenarios: `none` (fresh guest), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
              "memory, running during the measurement), `unmovable` (bench/vffrag.ko pins every "
              "other page; compaction cannot repair it; its OOM notifier releases pinned pages "
-             "instead of an OOM kill, counted in the `oom_released` and `oom_calls` columns).")
+             "instead of an OOM kill, counted in the `oom_released` and `oom_calls` columns), "
+             "`strict` (the same fragmenter with that rescue off during the measurement loop; "
+             "plain is measured as `plain_mayfail`, `__GFP_RETRY_MAYFAIL`, which fails where "
+             "plain would call the OOM killer). Per attempt, vfbench counts the OOM-notifier "
+             "calls during it (`oom_attempts`, `oom_assisted` successes) and reports the "
+             "percentiles of unassisted successes (`ok_*`), assisted ones and failures "
+             "(`fail_*`) apart.")
     L.append("")
     L.append("## Success rate and p99 latency by order")
     L.append("")
@@ -771,7 +853,8 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
         L.append("")
         cols = [(k, v, m) for (k, v) in kvs for m in HEADLINE_METHODS
                 if not (k == "plain" and m == "vfallback")
-                and any((r["kernel"], r["variant"], r["scenario"]) == (k, v, s) for r in rows)]
+                and any((r["kernel"], r["variant"], r["scenario"], r["method"]) == (k, v, s, m)
+                        for r in rows)]
         L.append("| order | " + " | ".join(f"{k}/{v} {m}" for k, v, m in cols) + " |")
         L.append("|---:|" + "---|" * len(cols))
         for o in orders:
@@ -845,6 +928,10 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.extend(slab_section(list(slab_rows)))
     L.append("")
     L.extend(lbs_section(list(lbs_rows)))
+    L.append("")
+    L.append("## Headline criteria")
+    L.append("")
+    L.extend(criteria(rows, kvs, orders))
     L.append("")
     L.append("## Checks (from the data)")
     L.append("")

@@ -38,9 +38,9 @@ case "$max_load" in '' | *[!0-9.]*) die "bench/run.sh: MAX_LOAD='$max_load' is n
 case "${SEED:-0}" in *[!0-9]*) die "bench/run.sh: SEED='$SEED' is not a number" ;; esac
 publish=${PUBLISH:-auto}
 case "$publish" in auto | 0 | 1) ;; *) die "bench/run.sh: PUBLISH='$publish': use 1, 0 or leave it unset" ;; esac
-scenarios=${SCENARIOS:-none movable unmovable}
+scenarios=${SCENARIOS:-none movable unmovable strict}
 for s in $scenarios; do
-	case "$s" in none | movable | unmovable) ;; *) die "unknown scenario '$s' in SCENARIOS" ;; esac
+	case "$s" in none | movable | unmovable | strict) ;; *) die "unknown scenario '$s' in SCENARIOS (none, movable, unmovable, strict)" ;; esac
 done
 command -v python3 >/dev/null || die "python3 missing: run 'make deps'"
 
@@ -107,6 +107,8 @@ for kv in "${matrix[@]}"; do
 	csum=$(sha256sum "$cfg" 2>/dev/null | cut -d' ' -f1 || echo unknown)
 	methods=plain_noretry,plain,vmalloc,kvmalloc
 	[ "$stage" = plain ] || methods=plain_noretry,plain,vfallback,vmalloc,kvmalloc
+	# strict measures plain as plain_mayfail (no OOM killer, no rescue).
+	smethods=${methods/,plain,/,plain_mayfail,}
 	kernels_json="$kernels_json${kernels_json:+,}
     {\"kernel\": \"$kname\", \"variant\": \"$variant\", \"version\": \"$kver\", \"config_sha256\": \"$csum\", \"bzImage\": \"bzImage-$stage-$variant\"}"
 	for scen in $scenarios; do
@@ -139,7 +141,7 @@ for kv in "${matrix[@]}"; do
 		boot=$boot
 		seconds=$(( $(date +%s) - t0 ))
 		kernel_version=$kver
-		methods=$methods
+		methods=$([ "$scen" = strict ] && echo "$smethods" || echo "$methods")
 		orders=$orders
 		name=$name
 		lbs=1

@@ -38,6 +38,18 @@
  *
  * A run stops early (attempts < ITERS, budget_hit=1) after budget_ms, so
  * that a stalling method cannot hang a benchmark boot.
+ *
+ * OOM assistance: vfbench registers an OOM notifier of its own that only
+ * counts. An attempt during which out_of_memory() ran (where a real system
+ * kills a task, and the fragmenter vffrag releases pinned pages instead)
+ * is OOM-assisted: oom_attempts counts them, oom_assisted the successes
+ * among them, oom_notifier_calls the calls. Percentiles are also reported apart:
+ * unassisted successes (ok_*), assisted successes (assisted_*) and failures
+ * (fail_*, the time to fail), so that success latency is never mixed with
+ * the time a failure or an OOM rescue took. -1: no attempt of that kind.
+ * Method plain_mayfail is plain with __GFP_RETRY_MAYFAIL: it fails where
+ * plain would call the OOM killer, for the strict fragmenter mode, which
+ * releases nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,6 +61,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/oom.h>
 #include <linux/prandom.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -153,6 +166,13 @@ static bool vfb_alloc_plain(struct vfb_buf *b, unsigned int order)
 	return vfb_alloc_pages(b, order, GFP_KERNEL | __GFP_NOWARN);
 }
 
+/* plain without the OOM killer: fails where plain would need it. */
+static bool vfb_alloc_plain_mayfail(struct vfb_buf *b, unsigned int order)
+{
+	return vfb_alloc_pages(b, order,
+			       GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+}
+
 #ifdef GFP_VFALLBACK
 /*
  * __GFP_NOWARN only silences the allocation-failure report (a console
@@ -198,6 +218,7 @@ static void vfb_free_kvmalloc(struct vfb_buf *b, unsigned int order)
 static const struct vfb_method vfb_methods[] = {
 	{ "plain_noretry", vfb_alloc_plain_noretry, vfb_free_pages, false },
 	{ "plain", vfb_alloc_plain, vfb_free_pages, false },
+	{ "plain_mayfail", vfb_alloc_plain_mayfail, vfb_free_pages, false },
 #ifdef GFP_VFALLBACK
 	{ "vfallback", vfb_alloc_vfallback, vfb_free_pages, true },
 #endif
@@ -215,8 +236,18 @@ static const struct vfb_method *vfb_find_method(const char *name)
 	return NULL;
 }
 
+/* What happened to one attempt, for the split percentiles. */
+enum vfb_kind { VFB_OK, VFB_ASSISTED, VFB_FAILED, VFB_NR_KINDS };
+
+struct vfb_pct {
+	unsigned long n;
+	s64 p50, p99, max;	/* -1 when n == 0 */
+};
+
 struct vfb_result {
 	unsigned long attempts, successes, physical, virtual;
+	unsigned long oom_attempts, oom_assisted, oom_calls;
+	struct vfb_pct kind[VFB_NR_KINDS];
 	u64 p50, p99, max, elapsed_ms;
 	s64 seq_ns_per_page, rand_ns_per_page;
 	s64 ref_seq_ns_per_page, ref_rand_ns_per_page;
@@ -225,7 +256,21 @@ struct vfb_result {
 };
 
 static DEFINE_MUTEX(vfb_lock);
-static char vfb_last[512] = "status=none\n";
+static char vfb_last[1024] = "status=none\n";
+
+/* Calls of out_of_memory() since load; only counted here. */
+static atomic_long_t vfb_oom_calls = ATOMIC_LONG_INIT(0);
+
+static int vfb_oom_notify(struct notifier_block *nb, unsigned long unused,
+			  void *freed)
+{
+	atomic_long_inc(&vfb_oom_calls);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block vfb_oom_nb = {
+	.notifier_call = vfb_oom_notify,
+};
 
 static int vfb_cmp_u64(const void *a, const void *b)
 {
@@ -240,6 +285,26 @@ static u64 vfb_percentile(const u64 *v, unsigned long n, unsigned int pct)
 	unsigned long rank = DIV_ROUND_UP(n * pct, 100);
 
 	return v[clamp(rank, 1UL, n) - 1];
+}
+
+/* Percentiles of the attempts of one kind; @tmp has room for all. */
+static void vfb_kind_pct(const u64 *lat, const u8 *kind, unsigned long n,
+			 enum vfb_kind k, u64 *tmp, struct vfb_pct *out)
+{
+	unsigned long i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (kind[i] == k)
+			tmp[m++] = lat[i];
+	out->n = m;
+	if (!m) {
+		out->p50 = out->p99 = out->max = -1;
+		return;
+	}
+	sort(tmp, m, sizeof(*tmp), vfb_cmp_u64, NULL);
+	out->p50 = vfb_percentile(tmp, m, 50);
+	out->p99 = vfb_percentile(tmp, m, 99);
+	out->max = tmp[m - 1];
 }
 
 static void vfb_touch(void *addr, unsigned long nr_pages)
@@ -383,31 +448,47 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 		   struct vfb_result *r)
 {
 	unsigned long nr_pages = 1UL << order, nr_held = 0;
-	u64 *lat, t0, t1, start, budget_ns = (u64)budget_ms * NSEC_PER_MSEC;
+	u64 *lat, *tmp, t0, t1, start, budget_ns = (u64)budget_ms * NSEC_PER_MSEC;
 	struct vfb_held *held = NULL;
+	long oom0, oom1;
 	struct vfb_buf b;
 	unsigned long i;
+	u8 *kind;
+	int k;
 	bool ok;
 
 	memset(r, 0, sizeof(*r));
 	lat = kvmalloc_array(iters, sizeof(*lat), GFP_KERNEL);
-	if (!lat)
-		return -ENOMEM;
-	if (hold) {
+	tmp = kvmalloc_array(iters, sizeof(*tmp), GFP_KERNEL);
+	kind = kvmalloc_array(iters, sizeof(*kind), GFP_KERNEL);
+	if (hold)
 		held = kvmalloc_array(min(hold, iters), sizeof(*held), GFP_KERNEL);
-		if (!held) {
-			kvfree(lat);
-			return -ENOMEM;
-		}
+	if (!lat || !tmp || !kind || (hold && !held)) {
+		kvfree(held);
+		kvfree(kind);
+		kvfree(tmp);
+		kvfree(lat);
+		return -ENOMEM;
 	}
 
 	start = vfb_now();
 	for (i = 0; i < iters; i++) {
 		memset(&b, 0, sizeof(b));
+		oom0 = atomic_long_read(&vfb_oom_calls);
 		t0 = vfb_now();
 		ok = m->alloc(&b, order);
 		t1 = vfb_now();
+		oom1 = atomic_long_read(&vfb_oom_calls);
 		lat[i] = vfb_ns(t1 - t0);
+		kind[i] = ok ? VFB_OK : VFB_FAILED;
+		if (oom1 != oom0) {
+			r->oom_attempts++;
+			r->oom_calls += oom1 - oom0;
+			if (ok) {
+				r->oom_assisted++;
+				kind[i] = VFB_ASSISTED;
+			}
+		}
 		if (ok) {
 			r->successes++;
 			if (b.virtual)
@@ -442,6 +523,10 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 		kvfree(held);
 	}
 	r->elapsed_ms = div64_u64(vfb_ns(vfb_now() - start), NSEC_PER_MSEC);
+	for (k = 0; k < VFB_NR_KINDS; k++)
+		vfb_kind_pct(lat, kind, r->attempts, k, tmp, &r->kind[k]);
+	kvfree(kind);
+	kvfree(tmp);
 	sort(lat, r->attempts, sizeof(*lat), vfb_cmp_u64, NULL);
 	r->p50 = vfb_percentile(lat, r->attempts, 50);
 	r->p99 = vfb_percentile(lat, r->attempts, 99);
@@ -575,7 +660,8 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 	ret = vfb_run(m, order, iters, hold, access, &r);
 	if (!ret)
 		scnprintf(vfb_last, sizeof(vfb_last),
-			  "method=%s order=%u iters=%lu hold=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s\n",
+			  "method=%s order=%u iters=%lu hold=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s"
+			  " oom_attempts=%lu oom_assisted=%lu oom_notifier_calls=%lu ok_n=%lu ok_p50_ns=%lld ok_p99_ns=%lld ok_max_ns=%lld assisted_n=%lu assisted_p50_ns=%lld assisted_p99_ns=%lld assisted_max_ns=%lld fail_n=%lu fail_p50_ns=%lld fail_p99_ns=%lld fail_max_ns=%lld\n",
 			  m->name, order, iters, hold, r.attempts, r.successes,
 			  r.p50, r.p99, r.max, r.seq_ns_per_page,
 			  r.rand_ns_per_page, r.ref_seq_ns_per_page,
@@ -583,7 +669,14 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 			  m->has_path ? r.physical : 0,
 			  m->has_path ? r.virtual : 0,
 			  vfb_access_path(r.access_virtual), r.elapsed_ms,
-			  r.budget_hit, vfb_tsc_khz ? "tsc" : "ktime");
+			  r.budget_hit, vfb_tsc_khz ? "tsc" : "ktime",
+			  r.oom_attempts, r.oom_assisted, r.oom_calls,
+			  r.kind[VFB_OK].n, r.kind[VFB_OK].p50,
+			  r.kind[VFB_OK].p99, r.kind[VFB_OK].max,
+			  r.kind[VFB_ASSISTED].n, r.kind[VFB_ASSISTED].p50,
+			  r.kind[VFB_ASSISTED].p99, r.kind[VFB_ASSISTED].max,
+			  r.kind[VFB_FAILED].n, r.kind[VFB_FAILED].p50,
+			  r.kind[VFB_FAILED].p99, r.kind[VFB_FAILED].max);
 	mutex_unlock(&vfb_lock);
 	return ret ? ret : count;
 }
@@ -640,10 +733,11 @@ static int __init vfb_init(void)
 	vfb_dir = debugfs_create_dir("vfbench", NULL);
 	if (IS_ERR(vfb_dir))
 		return PTR_ERR(vfb_dir);
+	register_oom_notifier(&vfb_oom_nb);
 	debugfs_create_file("run", 0600, vfb_dir, NULL, &vfb_run_fops);
 	debugfs_create_file("methods", 0400, vfb_dir, NULL, &vfb_methods_fops);
 	pr_info("loaded; methods: %s%s\n",
-		"plain_noretry plain vmalloc kvmalloc",
+		"plain_noretry plain plain_mayfail vmalloc kvmalloc",
 #ifdef GFP_VFALLBACK
 		" vfallback"
 #else
@@ -655,6 +749,7 @@ static int __init vfb_init(void)
 
 static void __exit vfb_exit(void)
 {
+	unregister_oom_notifier(&vfb_oom_nb);
 	debugfs_remove(vfb_dir);
 }
 

@@ -40,6 +40,14 @@
  * at once. Even so the release is far cheaper than a kill: plain
  * allocations of those orders measure a cheap OOM path here.
  *
+ * Strict mode ("strict on" to debugfs vffrag/control, "strict off" to
+ * end it) releases nothing: the notifier only counts the call, and the OOM
+ * killer then does what it would do on a real system. The benchmark turns
+ * it on around its measurement loop, in which nothing is meant to need the
+ * OOM killer (plain is measured as plain_mayfail, __GFP_RETRY_MAYFAIL), so
+ * that no method is rescued; the scenario's own forks outside the loop
+ * still get the rescue.
+ *
  * Everything held is freed on rmmod. Counters: pr_info and debugfs
  * vffrag/status (one line of key=value).
  */
@@ -83,6 +91,7 @@ static atomic_long_t vff_mop_swept;	/* order-0 pages the mop-ups went through */
 static atomic_long_t vff_mop_blocks;	/* order >= 1 blocks split by mop-ups */
 static atomic_long_t vff_mop_kept;	/* pages the mop-ups kept */
 static atomic_long_t vff_refrags;
+static bool vff_strict;	/* release nothing on OOM: no rescue */
 static atomic_long_t vff_oom_calls;
 static atomic_long_t vff_oom_released;
 
@@ -349,6 +358,11 @@ static int vff_oom_notify(struct notifier_block *nb, unsigned long action,
 	unsigned long *freed = parm, n;
 	LIST_HEAD(list);
 
+	if (READ_ONCE(vff_strict)) {
+		atomic_long_inc(&vff_oom_calls);
+		pr_info_ratelimited("out of memory in strict mode: nothing released\n");
+		return NOTIFY_OK;
+	}
 	n = vff_unhold(&list, oom_batch);
 	vff_free_list(&list);
 	*freed += n;
@@ -370,7 +384,7 @@ static int vff_status_show(struct seq_file *m, void *v)
 	spin_lock(&vff_lock);
 	held = vff_nr_held;
 	spin_unlock(&vff_lock);
-	seq_printf(m, "held_pages=%lu taken_pages=%lu odd_freed=%lu mop_swept=%ld mop_blocks=%ld mop_kept=%ld refrags=%ld oom_calls=%ld oom_released=%ld free_pages=%lu keep_mb=%u oom_batch=%u\n",
+	seq_printf(m, "held_pages=%lu taken_pages=%lu odd_freed=%lu mop_swept=%ld mop_blocks=%ld mop_kept=%ld refrags=%ld oom_calls=%ld oom_released=%ld free_pages=%lu keep_mb=%u oom_batch=%u strict=%d\n",
 		   held, vff_taken, vff_odd_freed,
 		   atomic_long_read(&vff_mop_swept),
 		   atomic_long_read(&vff_mop_blocks),
@@ -378,7 +392,8 @@ static int vff_status_show(struct seq_file *m, void *v)
 		   atomic_long_read(&vff_refrags),
 		   atomic_long_read(&vff_oom_calls),
 		   atomic_long_read(&vff_oom_released),
-		   global_zone_page_state(NR_FREE_PAGES), keep_mb, oom_batch);
+		   global_zone_page_state(NR_FREE_PAGES), keep_mb, oom_batch,
+		   READ_ONCE(vff_strict));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vff_status);
@@ -386,16 +401,22 @@ DEFINE_SHOW_ATTRIBUTE(vff_status);
 static ssize_t vff_control_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	char buf[16];
+	char buf[16], *cmd;
 
 	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count)) {
-		pr_warn("control: expected 'refrag'\n");
+		pr_warn("control: expected 'refrag', 'strict on' or 'strict off'\n");
 		return -EINVAL;
 	}
 	buf[count] = '\0';
-	if (strcmp(strim(buf), "refrag")) {
-		pr_warn("control: unknown command '%s' (expected 'refrag')\n",
-			strim(buf));
+	cmd = strim(buf);
+	if (!strcmp(cmd, "strict on") || !strcmp(cmd, "strict off")) {
+		WRITE_ONCE(vff_strict, cmd[8] == 'n');
+		pr_info("strict mode %s\n", vff_strict ? "on: OOM releases nothing" : "off");
+		return count;
+	}
+	if (strcmp(cmd, "refrag")) {
+		pr_warn("control: unknown command '%s' (expected 'refrag', 'strict on' or 'strict off')\n",
+			cmd);
 		return -EINVAL;
 	}
 	vff_mop_up();

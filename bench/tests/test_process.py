@@ -175,6 +175,7 @@ def main():
     slab_case()
     lbs_case()
     kvm_access_case()
+    strict_case()
 
     with tempfile.TemporaryDirectory() as empty:
         p = subprocess.run([sys.executable, PROCESS, empty, "--out", os.path.join(empty, "o")],
@@ -183,6 +184,43 @@ def main():
               p.returncode == 2 and "no run" in p.stderr, p.stderr.strip())
     p = subprocess.run([sys.executable, PROCESS, "/nonexistent-vf-runs"], capture_output=True, text=True)
     check("a missing directory is an error", p.returncode == 2 and "not a directory" in p.stderr)
+
+
+def strict_case():
+    """A strict boot (no OOM rescue): the headline criterion is PASS only with
+    every vfallback attempt successful and no OOM event, and names what failed."""
+    for oom, want in (("0", "**PASS** stage1/always, `strict`"), ("3", "**FAIL** stage1/always, `strict`")):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+            run = os.path.join(runs, "stage1-always-strict")
+            shutil.copytree(os.path.join(FIXTURES, "stage1-always-unmovable"), run)
+            meta = os.path.join(run, "meta")
+            text = open(meta).read().replace("scenario=unmovable", "scenario=strict")
+            text = text.replace("methods=plain_noretry,plain,vfallback",
+                                "methods=plain_noretry,plain_mayfail,vfallback")
+            open(meta, "w").write(text)
+            raw = os.path.join(run, "out", "bench-raw.txt")
+            lines = []
+            for line in open(raw):
+                line = line.replace("scenario=unmovable", "scenario=strict")
+                line = line.replace("method=plain ", "method=plain_mayfail ")
+                line = line.rstrip("\n") + (f" oom_attempts={oom}" if "method=vfallback" in line
+                                            else " oom_attempts=0") + "\n"
+                lines.append(line)
+            open(raw, "w").writelines(lines)
+            info = os.path.join(run, "out", "bench-info.txt")
+            open(info, "w").write(open(info).read().replace("scenario=unmovable", "scenario=strict")
+                                  .replace("methods=plain_noretry,plain,vfallback",
+                                           "methods=plain_noretry,plain_mayfail,vfallback")
+                                  .replace("hold_methods=plain_noretry,plain,vfallback",
+                                           "hold_methods=plain_noretry,plain_mayfail,vfallback"))
+            out = os.path.join(tmp, "out")
+            p = subprocess.run([sys.executable, PROCESS, runs, "--out", out], capture_output=True, text=True)
+            text = open(os.path.join(out, "README.md")).read() if p.returncode == 0 else ""
+            crit = text.split("## Headline criteria", 1)[-1].split("\n## ", 1)[0]
+            check(f"strict criterion with oom_attempts={oom}: {want.split()[0]}",
+                  want in crit and "plain_mayfail" in crit and "### Scenario `strict`" in text,
+                  (p.stderr[-300:] or crit[:600]))
 
 
 def kvm_access_case():

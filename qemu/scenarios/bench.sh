@@ -5,7 +5,10 @@
 # Parameters, from the kernel command line or from $VF_IN/bench.conf
 # (shell assignments, which win):
 #   vf.bench=quick|full            orders 1,3,5,7,9,10 x 200 iters | 1..10 x 1000
-#   vf.scenario_frag=none|movable|unmovable
+#   vf.scenario_frag=none|movable|unmovable|strict
+#                                  strict: unmovable, with the fragmenter's
+#                                  OOM rescue off during the measurement loop
+#                                  and plain measured as plain_mayfail
 #   vf.methods=a,b,...  vf.orders=1,2,...  vf.iters=N  vf.budget_ms=N
 #   vf.perf=one|all|none           perf stat: every method at one order | every cell
 #   vf.perf_order=N vf.perf_iters=N  that order; the perf record profiles
@@ -54,22 +57,28 @@ full) d_orders="1 2 3 4 5 6 7 8 9 10" d_iters=1000 d_budget=60000 ;;
 *) fail "bench: unknown vf.bench='$bench' (quick or full)"; finish; exit 1 ;;
 esac
 case "$frag" in
-none | movable | unmovable) ;;
-*) fail "bench: unknown vf.scenario_frag='$frag' (none, movable or unmovable)"; finish; exit 1 ;;
+none | movable | unmovable | strict) ;;
+*) fail "bench: unknown vf.scenario_frag='$frag' (none, movable, unmovable or strict)"; finish; exit 1 ;;
 esac
 methods=$(echo "${methods:-plain_noretry,plain,vfallback,vmalloc,kvmalloc}" | tr ',' ' ')
+# Strict: nothing rescues an allocation, so plain (which would call the
+# OOM killer at orders <= 3) is measured as plain_mayfail.
+[ "$frag" = strict ] && methods=$(echo " $methods " | sed 's/ plain / plain_mayfail /; s/^ //; s/ $//')
 orders=$(echo "${orders:-$d_orders}" | tr ',' ' ')
 iters=${iters:-$d_iters} budget_ms=${budget_ms:-$d_budget}
 perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:-20000}
 keep_mb=${keep_mb:-0} oom_batch=${oom_batch:-16}
 hold_mb=${hold_mb:-256}
-hold_scen=$(echo "${hold_scen:-unmovable}" | tr ',' ' ')
+hold_scen=$(echo "${hold_scen:-unmovable,strict}" | tr ',' ' ')
 case "$hold_mb" in
 '' | *[!0-9]*) fail "bench: vf.hold_mb='$hold_mb' is not a number of MiB"; finish; exit 1 ;;
 esac
 hold_methods=
 case " $hold_scen " in
 *" $frag "*) [ "$hold_mb" -gt 0 ] && hold_methods="plain_noretry plain vfallback" ;;
+esac
+case "$frag" in
+strict) hold_methods=$(echo "$hold_methods" | sed 's/\bplain\b/plain_mayfail/') ;;
 esac
 
 RUN=/sys/kernel/debug/vfbench/run
@@ -295,7 +304,7 @@ if [ "$frag" = movable ]; then
 	cat /proc/buddyinfo
 fi
 refrag=0
-if [ "$frag" = unmovable ]; then
+if [ "$frag" = unmovable ] || [ "$frag" = strict ]; then
 	if insmod "$VF_IN/vffrag.ko" oom_batch=0 2>/dev/null; then
 		rmmod vffrag
 		fail "bench: vffrag accepted oom_batch=0"
@@ -368,7 +377,12 @@ for o in $orders; do
 done
 echo "bench: $(wc -l </tmp/cells.list) cells, $iters iterations each"
 t0=$(date +%s)
+if [ "$frag" = strict ] && [ $refrag = 1 ]; then
+	echo "strict on" >$FRAG/control && pass "bench: vffrag strict mode on (no OOM rescue in the loop)" ||
+		fail "bench: vffrag refused 'strict on'"
+fi
 sh /tmp/vfloop.sh /tmp/cells.list $refrag
+[ "$frag" = strict ] && [ $refrag = 1 ] && echo "strict off" >$FRAG/control
 echo "bench: measurement loop took $(($(date +%s) - t0))s"
 
 # The slab workload, in the state the measurement loop left (builtins only).
