@@ -41,7 +41,7 @@ EXTRA = ["status", "run", "iters", "pattern", "hold", "success_rate", "path", "p
          "kernel_release", "vf_mode", "mem", "cpus", "guest_cpus", "boot",
          "oom_attempts", "oom_assisted", "oom_notifier_calls", "ok_n", "ok_p50_ns", "ok_p99_ns",
          "ok_max_ns", "assisted_n", "assisted_p50_ns", "assisted_p99_ns", "assisted_max_ns",
-         "fail_n", "fail_p50_ns", "fail_p99_ns", "fail_max_ns"]
+         "fail_n", "fail_p50_ns", "fail_p99_ns", "fail_max_ns", "frag_state"]
 SLAB_COLUMNS = ["kernel", "variant", "accel", "scenario", "cache", "order", "objs_per_slab",
                 "files", "files_per_s", "alloc_fastpath", "alloc_slowpath", "alloc_slab",
                 "free_slab", "order_fallback", "alloc_from_partial", "slowpath_per_1000",
@@ -142,6 +142,29 @@ def expected_cells(meta, info):
         [(m, o, "hold") for o in orders for m in held], orders
 
 
+FRAGMENTED = ("unmovable", "strict")
+
+
+def frag_state(row):
+    """Under a fragmenter: 'held' when no free block of the cell's order or
+    above existed before or after it and vfallback found no physical block;
+    else 'collapsed (...)' with what gave it away. '' elsewhere."""
+    if row.get("scenario") not in FRAGMENTED or row.get("status") != "ok":
+        return ""
+    before, after = num(row.get("free_ge_order_before")), num(row.get("free_ge_order_after"))
+    if before is None and after is None:
+        return ""	# not recorded: neither held nor collapsed
+    phys = num(row.get("physical")) if row.get("method") == "vfallback" else 0
+    why = []
+    if before:
+        why.append(f"{int(before)} free blocks >= order before")
+    if after:
+        why.append(f"{int(after)} after")
+    if phys:
+        why.append(f"vfallback physical {int(phys)}")
+    return "collapsed (" + ", ".join(why) + ")" if why else "held"
+
+
 def load_run(run):
     """Rows (dicts with COLUMNS + EXTRA) of one boot, missing cells included."""
     meta = read_kv_file(os.path.join(run, "meta"))
@@ -189,6 +212,7 @@ def load_run(run):
         row["rand_vs_ref"] = "" if rr is None else f"{rr:.3f}"
         a, s = num(row.get("attempts")), num(row.get("successes"))
         row["success_rate"] = f"{100.0 * s / a:.1f}" if a else "0.0"
+        row["frag_state"] = frag_state(row)
         if row.get("status") != "ok":
             row["success_rate"] = "0.0"
     return meta, info, list(rows.values())
@@ -936,6 +960,16 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("## Checks (from the data)")
     L.append("")
     L.extend(checks(rows, kvs, orders) or ["- no stage kernel in this run"])
+    coll = [r for r in rows if (r.get("frag_state") or "").startswith("collapsed")]
+    held = [r for r in rows if r.get("frag_state") == "held"]
+    if coll or held:
+        L.append(f"- fragmentation under unmovable/strict, checked around every cell (free blocks of "
+                 f"the cell's order or above before and after it, vfallback's physical share): "
+                 f"{len(held)} cells held, {len(coll)} collapsed"
+                 + (": " + "; ".join(f"{r['kernel']}/{r['variant']} {r['scenario']} {r['method']} "
+                                     f"o{r['order']}/{r.get('pattern')}: {r['frag_state'][11:-1]}"
+                                     for r in coll[:10]) + (" ..." if len(coll) > 10 else "")
+                    if coll else ""))
     failed = [r for r in rows if r.get("status") != "ok"]
     L.append(f"- cells not reported by their boot: {len(failed)}"
              + (" (" + ", ".join(f"{r['kernel']}/{r['variant']} {r['scenario']} {r['method']} "

@@ -205,7 +205,11 @@ def strict_case():
                 line = line.replace("scenario=unmovable", "scenario=strict")
                 line = line.replace("method=plain ", "method=plain_mayfail ")
                 line = line.rstrip("\n") + (f" oom_attempts={oom}" if "method=vfallback" in line
-                                            else " oom_attempts=0") + "\n"
+                                            else " oom_attempts=0")
+                # The fragmentation held around every cell but one.
+                line += (" free_ge_order_before=0 free_ge_order_after=7\n"
+                         if "method=plain_noretry order=1 " in line and "hold=0" in line
+                         else " free_ge_order_before=0 free_ge_order_after=0\n")
                 lines.append(line)
             open(raw, "w").writelines(lines)
             info = os.path.join(run, "out", "bench-info.txt")
@@ -218,6 +222,9 @@ def strict_case():
             p = subprocess.run([sys.executable, PROCESS, runs, "--out", out], capture_output=True, text=True)
             text = open(os.path.join(out, "README.md")).read() if p.returncode == 0 else ""
             crit = text.split("## Headline criteria", 1)[-1].split("\n## ", 1)[0]
+            check("strict: a cell whose fragmentation collapsed is flagged, the others held",
+                  "1 collapsed: stage1/always strict plain_noretry o1/cycle: 7 after" in text
+                  and "cells held" in text, text.split("## Checks", 1)[-1][:800])
             check(f"strict criterion with oom_attempts={oom}: {want.split()[0]}",
                   want in crit and "plain_mayfail" in crit and "### Scenario `strict`" in text,
                   (p.stderr[-300:] or crit[:600]))
