@@ -23,6 +23,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import sys
 
 COLUMNS = ["kernel", "variant", "accel", "scenario", "method", "order",
@@ -502,6 +503,55 @@ def cell(rows, kernel, variant, scenario, method, order, pattern="cycle"):
     return None
 
 
+# Fields that an aggregate over repeated boots carries as the median.
+MEDIAN_FIELDS = ["attempts", "successes", "p50_ns", "p99_ns", "max_ns", "ok_n", "ok_p50_ns",
+                 "ok_p99_ns", "ok_max_ns", "fail_n", "fail_p99_ns", "assisted_n",
+                 "oom_attempts", "oom_assisted", "oom_calls", "oom_released", "physical",
+                 "virtual", "seq_ns_per_page", "rand_ns_per_page", "seq_vs_ref", "rand_vs_ref",
+                 "compact_stall", "allocstall_normal"]
+
+
+def aggregate(rows):
+    """One row per (kernel, variant, scenario, method, order, pattern) over the
+    boots that measured it: the median of MEDIAN_FIELDS (of the boots whose
+    cell was recorded), n_boots, and p99_min/p99_max and rate_min/rate_max
+    for the spread. A cell with a single boot is returned as it is."""
+    groups = {}
+    for r in rows:
+        key = (r["kernel"], r["variant"], r["scenario"], r["method"], int(r["order"]),
+               r.get("pattern") or "cycle")
+        groups.setdefault(key, []).append(r)
+    out = []
+    for key, rs in groups.items():
+        if len(rs) == 1:
+            out.append(dict(rs[0], n_boots="1"))
+            continue
+        ok = [r for r in rs if r.get("status") == "ok"]
+        a = dict((ok or rs)[0])
+        a["n_boots"] = str(len(rs))
+        a["run"] = ",".join(sorted(r.get("run", "") for r in rs))
+        if len(ok) < len(rs):
+            a["boots_not_ok"] = str(len(rs) - len(ok))
+        for f in MEDIAN_FIELDS:
+            vals = [num(r.get(f)) for r in ok]
+            vals = [v for v in vals if v is not None and v >= 0]
+            if vals:
+                m = statistics.median(vals)
+                a[f] = f"{m:.3f}" if f.endswith("_vs_ref") else str(int(round(m)))
+        p99s = [num(r.get("p99_ns")) for r in ok if num(r.get("p99_ns")) is not None]
+        rates = [100.0 * num(r.get("successes")) / num(r.get("attempts"))
+                 for r in ok if num(r.get("attempts"))]
+        if p99s:
+            a["p99_min"], a["p99_max"] = str(int(min(p99s))), str(int(max(p99s)))
+        if rates:
+            a["rate_min"], a["rate_max"] = f"{min(rates):.0f}", f"{max(rates):.0f}"
+        if not ok:
+            a["status"] = rs[0].get("status")
+        out.append(a)
+    out.sort(key=sort_key)
+    return out
+
+
 def held_info(infos, key):
     """A bench-info value (hold_mb, oom_batch) of the boots that ran hold cells."""
     vals = sorted({i.get(key) for i in infos if i and i.get("hold_methods")} - {None})
@@ -527,6 +577,14 @@ def success_cell(r):
     extra = ""
     if r.get("budget_hit") == "1":
         extra = f" ({a} tries, budget)"
+    n = int(num(r.get("n_boots")) or 1)
+    if n > 1:
+        # Median over the boots, with the spread (min-max) in brackets.
+        rs = (f" [{r.get('rate_min')}-{r.get('rate_max')}%]"
+              if r.get("rate_min") != r.get("rate_max") else "")
+        return (f"{rate}{rs} · {fmt_ns(num(r.get('p99_ns')))} "
+                f"[{fmt_ns(num(r.get('p99_min')))}-{fmt_ns(num(r.get('p99_max')))}], "
+                f"{n} boots{extra}")
     return f"{rate} · {fmt_ns(num(r.get('p99_ns')))}{extra}"
 
 
@@ -672,8 +730,10 @@ def criteria(rows, kvs, orders):
                          "same boot): " + ", ".join(res))
     if not L:
         L.append("- no stage kernel in this run")
-    L.append("- Each figure is from one boot per cell; repeated interleaved boots with medians "
-             "and spreads are not implemented yet.")
+    nb = max((int(num(r.get("n_boots")) or 1) for r in rows), default=1)
+    L.append("- Each figure is from one boot per cell." if nb == 1 else
+             f"- Figures are medians over the repeated boots of a cell (up to {nb}); the tables "
+             "above give the spread (min-max) of each cell.")
     return L
 
 
@@ -1080,7 +1140,9 @@ def main(argv):
         pass
     # Relative to the README: no path of the machine that ran it.
     src = os.path.relpath(args.runs, args.out)
-    text = readme(rows, metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, src,
+    # alloc.csv keeps every boot's cell; the README's tables and criteria
+    # use the median over repeated boots, with the spread.
+    text = readme(aggregate(rows), metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, src,
                   slab_rows, lbs_rows)
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(text + "\n")

@@ -21,8 +21,12 @@
 # meta.json. Each boot gets a random seed (recorded) that orders the
 # methods of every order in the guest (vf.seed; SEED=N fixes it).
 #
+# REPEAT rounds (quick 1, full 5), interleaved: each round boots every
+# kernel in every scenario once; process.py gives medians and spreads.
+#
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), SCENARIOS ("none movable
-# unmovable"), BENCH_TIMEOUT (per boot, seconds), MAX_LOAD, SEED, PUBLISH.
+# unmovable strict"), BENCH_TIMEOUT (per boot, seconds), MAX_LOAD, SEED,
+# PUBLISH, REPEAT.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 
@@ -38,6 +42,8 @@ case "$max_load" in '' | *[!0-9.]*) die "bench/run.sh: MAX_LOAD='$max_load' is n
 case "${SEED:-0}" in *[!0-9]*) die "bench/run.sh: SEED='$SEED' is not a number" ;; esac
 publish=${PUBLISH:-auto}
 case "$publish" in auto | 0 | 1) ;; *) die "bench/run.sh: PUBLISH='$publish': use 1, 0 or leave it unset" ;; esac
+case "$bench" in quick) repeat=${REPEAT:-1} ;; full) repeat=${REPEAT:-5} ;; esac
+case "$repeat" in '' | 0 | *[!0-9]*) die "bench/run.sh: REPEAT='$repeat': a number of rounds >= 1 (REPEAT=5)" ;; esac
 scenarios=${SCENARIOS:-none movable unmovable strict}
 for s in $scenarios; do
 	case "$s" in none | movable | unmovable | strict) ;; *) die "unknown scenario '$s' in SCENARIOS (none, movable, unmovable, strict)" ;; esac
@@ -87,34 +93,49 @@ wait_for_load() {
 	die "host load stayed >= $max_load for 10 minutes: stop what is running (ps aux --sort=-%cpu | head), or set MAX_LOAD"
 }
 mkdir -p "$root"
-nboots=$(( ${#matrix[@]} * $(echo "$scenarios" | wc -w) ))
-say "bench $bench: ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots boots, guest $mem/$cpus CPUs, raw in $root"
+nboots=$(( repeat * ${#matrix[@]} * $(echo "$scenarios" | wc -w) ))
+say "bench $bench: $repeat x ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots boots, interleaved, guest $mem/$cpus CPUs, raw in $root"
 vf_timer_start
 t_all=$VF_T0
 
 json_str() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
-n=0 failed=0 kernels_json=
+# Per kernel: modules, version, config hash, methods (once, before any boot).
+declare -A k_mods k_ver k_csum k_methods
+kernels_json=
 for kv in "${matrix[@]}"; do
 	read -r stage variant <<<"$kv"
 	kname=plain
 	[ "$stage" = plain ] || kname=stage$stage
 	obj=$(vf_objdir "$stage" "$variant")
 	say "[$kname/$variant] building vfbench.ko and vffrag.ko against $obj"
-	mods=$(vf_build_modules "$stage" "$variant")
-	kver=$(cat "$obj/include/config/kernel.release" 2>/dev/null || echo unknown)
+	k_mods[$kv]=$(vf_build_modules "$stage" "$variant")
+	k_ver[$kv]=$(cat "$obj/include/config/kernel.release" 2>/dev/null || echo unknown)
 	cfg=$VF_BUILD/kernels/config-$stage-$variant
-	csum=$(sha256sum "$cfg" 2>/dev/null | cut -d' ' -f1 || echo unknown)
-	methods=plain_noretry,plain,vmalloc,kvmalloc
-	[ "$stage" = plain ] || methods=plain_noretry,plain,vfallback,vmalloc,kvmalloc
+	k_csum[$kv]=$(sha256sum "$cfg" 2>/dev/null | cut -d' ' -f1 || echo unknown)
+	k_methods[$kv]=plain_noretry,plain,vmalloc,kvmalloc
+	[ "$stage" = plain ] || k_methods[$kv]=plain_noretry,plain,vfallback,vmalloc,kvmalloc
+	kernels_json="$kernels_json${kernels_json:+,}
+    {\"kernel\": \"$kname\", \"variant\": \"$variant\", \"version\": \"${k_ver[$kv]}\", \"config_sha256\": \"${k_csum[$kv]}\", \"bzImage\": \"bzImage-$stage-$variant\"}"
+done
+
+# Interleaved: each round boots every kernel in every scenario once, so
+# that a slow period of the host spreads over all of them.
+n=0 failed=0
+for r in $(seq "$repeat"); do
+for kv in "${matrix[@]}"; do
+	read -r stage variant <<<"$kv"
+	kname=plain
+	[ "$stage" = plain ] || kname=stage$stage
+	mods=${k_mods[$kv]} kver=${k_ver[$kv]} csum=${k_csum[$kv]} methods=${k_methods[$kv]}
 	# strict measures plain as plain_mayfail (no OOM killer, no rescue).
 	smethods=${methods/,plain,/,plain_mayfail,}
-	kernels_json="$kernels_json${kernels_json:+,}
-    {\"kernel\": \"$kname\", \"variant\": \"$variant\", \"version\": \"$kver\", \"config_sha256\": \"$csum\", \"bzImage\": \"bzImage-$stage-$variant\"}"
 	for scen in $scenarios; do
 		n=$((n + 1))
-		name=bench-$stage-$variant-$scen
-		say "[$n/$nboots] $kname/$variant, scenario $scen ($(( $(date +%s) - t_all ))s so far)"
+		sfx=
+		[ "$repeat" = 1 ] || sfx=-r$r
+		name=bench-$stage-$variant-$scen$sfx
+		say "[$n/$nboots] round $r/$repeat: $kname/$variant, scenario $scen ($(( $(date +%s) - t_all ))s so far)"
 		boot=PASS
 		load=$(wait_for_load)
 		seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000 + 1 ))}
@@ -126,7 +147,7 @@ for kv in "${matrix[@]}"; do
 			boot=FAIL
 			failed=$((failed + 1))
 		fi
-		dest=$root/$kname-$variant-$scen
+		dest=$root/$kname-$variant-$scen$sfx
 		mkdir -p "$dest"
 		cp -a "$VF_BUILD/runs/$name/out" "$dest/" 2>/dev/null || mkdir -p "$dest/out"
 		cp "$VF_BUILD/runs/$name/console.log" "$dest/" 2>/dev/null || true
@@ -145,6 +166,7 @@ for kv in "${matrix[@]}"; do
 		orders=$orders
 		name=$name
 		lbs=1
+		round=$r
 		seed=$seed
 		host_load_1min=$load
 		config_sha256=$csum
@@ -158,6 +180,7 @@ for kv in "${matrix[@]}"; do
 		fi
 		echo "    $(grep -c . "$dest/out/bench-raw.txt" 2>/dev/null || echo 0) cells recorded in $dest"
 	done
+done
 done
 
 # results/: the raw outputs worth keeping (not the per-cell state files,
@@ -187,6 +210,7 @@ cat >"$results/meta.json" <<EOF
   "host_cpus": $(nproc),
   "scenarios": "$scenarios",
   "orders": "$orders",
+  "repeat": $repeat,
   "max_load": "$max_load",
   "host_load_1min_per_boot": $(json_str "$(sed -n 's/^host_load_1min=//p' "$root"/*/meta | paste -sd, -)"),
   "seeds_per_boot": $(json_str "$(sed -n 's/^seed=//p' "$root"/*/meta | paste -sd, -)"),

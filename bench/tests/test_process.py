@@ -176,6 +176,7 @@ def main():
     lbs_case()
     kvm_access_case()
     strict_case()
+    repeat_case()
 
     with tempfile.TemporaryDirectory() as empty:
         p = subprocess.run([sys.executable, PROCESS, empty, "--out", os.path.join(empty, "o")],
@@ -184,6 +185,38 @@ def main():
               p.returncode == 2 and "no run" in p.stderr, p.stderr.strip())
     p = subprocess.run([sys.executable, PROCESS, "/nonexistent-vf-runs"], capture_output=True, text=True)
     check("a missing directory is an error", p.returncode == 2 and "not a directory" in p.stderr)
+
+
+def repeat_case():
+    """Three boots of one cell: the README gives the median and the spread."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        for i, factor in ((1, 1), (2, 3), (3, 2)):
+            run = os.path.join(runs, f"stage1-always-none-r{i}")
+            shutil.copytree(os.path.join(FIXTURES, "stage1-always-none"), run)
+            raw = os.path.join(run, "out", "bench-raw.txt")
+            lines = []
+            for line in open(raw):
+                d = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+                if "p99_ns" in d:
+                    line = line.replace(f"p99_ns={d['p99_ns']}", f"p99_ns={int(d['p99_ns']) * factor}")
+                lines.append(line)
+            open(raw, "w").writelines(lines)
+        out = os.path.join(tmp, "out")
+        p = subprocess.run([sys.executable, PROCESS, runs, "--out", out], capture_output=True, text=True)
+        text = open(os.path.join(out, "README.md")).read() if p.returncode == 0 else ""
+        with open(os.path.join(out, "alloc.csv")) as f:
+            n = sum(1 for _ in f) - 1
+        one = subprocess.run([sys.executable, PROCESS, os.path.join(FIXTURES), "--out",
+                              os.path.join(tmp, "o1")], capture_output=True, text=True)
+        single = sum(1 for line in open(os.path.join(FIXTURES, "stage1-always-none", "out",
+                                                     "bench-raw.txt")))
+        check("repeated boots: alloc.csv keeps every boot's cell", n == 3 * single, f"{n} rows")
+        check("repeated boots: README cell is the median with the spread and the boot count",
+              "| 1 | 100% · 2.0 µs [1.0 µs-3.0 µs], 3 boots |" in text
+              and "100% · 60.0 µs [30.0 µs-90.0 µs], 3 boots" in text
+              and "Figures are medians over the repeated boots" in text,
+              (p.stderr[-300:] or text[:1500]))
 
 
 def strict_case():
