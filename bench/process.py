@@ -46,7 +46,13 @@ EXTRA = ["status", "run", "iters", "pattern", "hold", "success_rate", "path", "p
 SLAB_COLUMNS = ["kernel", "variant", "accel", "scenario", "cache", "order", "objs_per_slab",
                 "files", "files_per_s", "alloc_fastpath", "alloc_slowpath", "alloc_slab",
                 "free_slab", "order_fallback", "alloc_from_partial", "slowpath_per_1000",
-                "slabs_after", "slabs_virtual_after", "slabs_physical_after", "merged"]
+                "slabs_after", "slabs_virtual_after", "slabs_physical_after", "merged",
+                "pgsteal_kswapd", "pgscan_kswapd", "pageoutrun", "kswapd_low_wmark_hit_quickly",
+                "kswapd_high_wmark_hit_quickly", "compact_daemon_wake",
+                "compact_daemon_migrate_scanned", "compact_daemon_free_scanned", "slabs_scanned",
+                "allocstall_normal", "compact_stall", "vfallback_physical", "vfallback_virtual"]
+RECLAIM_SHOWN = ["pgsteal_kswapd", "pageoutrun", "compact_daemon_wake", "slabs_scanned",
+                 "allocstall_normal", "vfallback_physical", "vfallback_virtual"]
 SLAB_CACHES = ["dentry", "buffer_head"]
 LBS_COLUMNS = ["kernel", "variant", "accel", "scenario", "fsblock", "workload", "bytes", "errors",
                "mb_per_s", "fallback_ios"]
@@ -457,6 +463,25 @@ def slab_section(rows):
             L.append(f"| {kv_label(r['kernel'], r['variant'])} | {cache} | {val(r, 'order')} | "
                      f"{val(r, 'objs_per_slab')} | {val(r, 'files_per_s')} | "
                      f"{val(r, 'slowpath_per_1000')} | {val(r, 'alloc_slab')} | {vp} |")
+    # Background reclaim and compaction the workload caused (same for both
+    # caches: one workload), plain against the stage kernels of one run.
+    rec = [r for r in rows if r["cache"] == "dentry" and r.get("pgsteal_kswapd") not in (None, "", "n/a")]
+    if rec:
+        L.append("")
+        L.append("### Reclaim and compaction during the slab workload")
+        L.append("")
+        L.append("/proc/vmstat deltas around the 4000 file creations (dentry churn): kswapd's "
+                 "reclaim (pgsteal_kswapd, pageoutrun: kswapd runs), kcompactd wake-ups, slab "
+                 "shrinking (slabs_scanned), direct reclaim stalls, and vfallback's physical / "
+                 "virtual allocations. A failed physical attempt wakes kswapd at its order; "
+                 "under `unmovable` that reclaim cannot make a block.")
+        L.append("")
+        L.append("| scenario | kernel/variant | " + " | ".join(RECLAIM_SHOWN) + " |")
+        L.append("|---|---|" + "---:|" * len(RECLAIM_SHOWN))
+        for r in sorted(rec, key=lambda r: (SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS
+                                            else 9, kernel_key(r["kernel"]), r["variant"])):
+            L.append(f"| {r['scenario']} | {kv_label(r['kernel'], r['variant'])} | "
+                     + " | ".join(val(r, k) for k in RECLAIM_SHOWN) + " |")
     return L
 
 

@@ -33,17 +33,20 @@ FIXTURES = os.path.join(HERE, "fixtures", "runs")
 HEADER = ("kernel,variant,accel,scenario,method,order,attempts,successes,p50_ns,"
           "p99_ns,max_ns,seq_ns_per_page,rand_ns_per_page,compact_stall")
 SLAB_HEADER = ("kernel,variant,accel,scenario,cache,order,objs_per_slab,files,files_per_s,"
-               "alloc_fastpath,alloc_slowpath,alloc_slab,free_slab,order_fallback,"
-               "alloc_from_partial,slowpath_per_1000,slabs_after,slabs_virtual_after,"
-               "slabs_physical_after,merged")
+               "alloc_fastpath,alloc_slowpath,alloc_slab,free_slab,order_fallback,alloc_from_partial,"
+               "slowpath_per_1000,slabs_after,slabs_virtual_after,slabs_physical_after,merged,"
+               "pgsteal_kswapd,pgscan_kswapd,pageoutrun,kswapd_low_wmark_hit_quickly,"
+               "kswapd_high_wmark_hit_quickly,compact_daemon_wake,compact_daemon_migrate_scanned,"
+               "compact_daemon_free_scanned,slabs_scanned,allocstall_normal,compact_stall,"
+               "vfallback_physical,vfallback_virtual")
 # plain: dentry order 1 with order fallbacks, buffer_head merged and without
 # SLUB_STATS (n/a); stage 2 always: order 4, virtual slabs.
 SLAB_PLAIN = """\
-scenario=unmovable kernel_release=6.12.118 vf_mode=n/a cache=dentry order=1 objs_per_slab=42 files=4000 centisecs=250 files_per_s=1600.0 alloc_fastpath=7900 alloc_slowpath=100 alloc_slab=95 free_slab=2 order_fallback=95 alloc_from_partial=3 slabs_after=130 slabs_virtual_after=n/a slabs_physical_after=n/a merged=0
+scenario=unmovable kernel_release=6.12.118 vf_mode=n/a cache=dentry order=1 objs_per_slab=42 files=4000 centisecs=250 files_per_s=1600.0 alloc_fastpath=7900 alloc_slowpath=100 alloc_slab=95 free_slab=2 order_fallback=95 alloc_from_partial=3 slabs_after=130 slabs_virtual_after=n/a slabs_physical_after=n/a merged=0 pgsteal_kswapd=900 pageoutrun=40 compact_daemon_wake=3 slabs_scanned=5000 allocstall_normal=0 vfallback_physical=n/a vfallback_virtual=n/a
 scenario=unmovable kernel_release=6.12.118 vf_mode=n/a cache=buffer_head order=0 objs_per_slab=39 files=4000 centisecs=250 files_per_s=1600.0 alloc_fastpath=n/a alloc_slowpath=n/a alloc_slab=n/a free_slab=n/a order_fallback=n/a alloc_from_partial=n/a slabs_after=n/a slabs_virtual_after=n/a slabs_physical_after=n/a merged=1
 """
 SLAB_STAGE2 = """\
-scenario=unmovable kernel_release=6.12.118-vf2 vf_mode=always cache=dentry order=4 objs_per_slab=341 files=4000 centisecs=200 files_per_s=2000.0 alloc_fastpath=7976 alloc_slowpath=24 alloc_slab=12 free_slab=0 order_fallback=0 alloc_from_partial=0 slabs_after=30 slabs_virtual_after=12 slabs_physical_after=18 merged=0
+scenario=unmovable kernel_release=6.12.118-vf2 vf_mode=always cache=dentry order=4 objs_per_slab=341 files=4000 centisecs=200 files_per_s=2000.0 alloc_fastpath=7976 alloc_slowpath=24 alloc_slab=12 free_slab=0 order_fallback=0 alloc_from_partial=0 slabs_after=30 slabs_virtual_after=12 slabs_physical_after=18 merged=0 pgsteal_kswapd=4000 pageoutrun=120 compact_daemon_wake=11 slabs_scanned=9000 allocstall_normal=2 vfallback_physical=0 vfallback_virtual=12
 scenario=unmovable kernel_release=6.12.118-vf2 vf_mode=always cache=buffer_head order=4 objs_per_slab=157 files=4000 centisecs=200 files_per_s=2000.0 alloc_fastpath=4950 alloc_slowpath=50 alloc_slab=26 free_slab=0 order_fallback=0 alloc_from_partial=1 slabs_after=28 slabs_virtual_after=26 slabs_physical_after=2 merged=0
 """
 STAGE2_META = """\
@@ -308,6 +311,11 @@ def slab_case():
         with open(path) as f:
             header = f.readline().strip()
         check("slab.csv has the fixed columns", header == SLAB_HEADER, header)
+        text = open(os.path.join(out, "README.md")).read() if os.path.exists(os.path.join(out, "README.md")) else ""
+        check("slab: README reclaim table, plain against stage 2 in one run",
+              "| unmovable | plain/default | 900 | 40 | 3 | 5000 | 0 | - | - |" in text
+              and "| unmovable | stage2/always | 4000 | 120 | 11 | 9000 | 2 | 0 | 12 |" in text,
+              text.split("### Reclaim and compaction", 1)[-1][:700])
         with open(path) as f:
             rows = list(csv.DictReader(f))
         check("slab.csv has 4 rows (2 kernels x 2 caches)", len(rows) == 4, f"{len(rows)} rows")

@@ -234,6 +234,7 @@ snap() { # TAG
 	done
 }
 snap before
+cap /proc/vmstat "$dir/slab-vmstat.before"
 read -r up _ </proc/uptime
 echo "$up" >"$dir/slab-uptime.before"
 n=0 d=0
@@ -252,6 +253,7 @@ done
 read -r up _ </proc/uptime
 echo "$up" >"$dir/slab-uptime.after"
 echo "$n" >"$dir/slab-files"
+cap /proc/vmstat "$dir/slab-vmstat.after"
 snap after
 EOF
 
@@ -414,8 +416,12 @@ fi
 
 # Post-processing (forks allowed from here on).
 VMKEYS="compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgmigrate_success pgmigrate_fail allocstall_dma32 allocstall_normal oom_kill vfallback_physical vfallback_virtual vfallback_fail vfallback_free vfallback_deferred"
-vm_delta() { # BEFORE AFTER: key=delta for VMKEYS
-	awk -v keys="$VMKEYS" 'NR == FNR { b[$1] = $2; next } { a[$1] = $2 }
+# The background reclaim and compaction that a workload causes (kswapd
+# woken at a high order on every failed physical attempt reclaims for
+# nothing when the memory is pinned): recorded around the slab workload.
+RECLAIMKEYS="pgsteal_kswapd pgscan_kswapd pageoutrun kswapd_low_wmark_hit_quickly kswapd_high_wmark_hit_quickly compact_daemon_wake compact_daemon_migrate_scanned compact_daemon_free_scanned slabs_scanned allocstall_normal compact_stall vfallback_physical vfallback_virtual"
+vm_delta() { # BEFORE AFTER [KEYS]: key=delta for KEYS (default VMKEYS)
+	awk -v keys="${3:-$VMKEYS}" 'NR == FNR { b[$1] = $2; next } { a[$1] = $2 }
 		END { n = split(keys, k, " "); for (i = 1; i <= n; i++)
 			printf "%s%s=%s", (i > 1 ? " " : ""), k[i], (k[i] in a) ? a[k[i]] - b[k[i]] : "n/a" }' "$1" "$2"
 }
@@ -496,6 +502,7 @@ if [ $slab_ok = 1 ]; then
 		done
 		line="$line slabs_after=$(slab_val $c slabs after) slabs_virtual_after=$(slab_val $c slabs_virtual after)"
 		line="$line slabs_physical_after=$(slab_val $c slabs_physical after) merged=$merged"
+		line="$line $(vm_delta "$CELLS/slab-vmstat.before" "$CELLS/slab-vmstat.after" "$RECLAIMKEYS")"
 		echo "$line" >>"$SLAB_RAW"
 		echo "[$frag] slab $(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(cache|order|objs_per_slab|files_per_s|alloc_fastpath|alloc_slowpath|alloc_slab|order_fallback|slabs_virtual_after|slabs_physical_after|merged)=/) printf "%s ", $i; print "" }')"
 	done
