@@ -25,6 +25,9 @@
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
+# INT/TERM: stop every process of this group (the scripts it runs stop
+# their own process groups, QEMU and make, through their traps).
+trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 
 mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
 results=${RESULTS:-$VF_TOP/results}

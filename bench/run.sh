@@ -29,6 +29,9 @@
 # PUBLISH, REPEAT.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
+# INT/TERM: stop every process of this group (the scripts it runs stop
+# their own process groups, QEMU and make, through their traps).
+trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 
 bench=${1:-quick}
 case "$bench" in

@@ -12,6 +12,9 @@
 # test.sh debug runs the debug variant instead (make test-debug).
 set -uo pipefail
 . "$(dirname "$0")/../configs/common.sh"
+# INT/TERM: stop every process of this group (the scripts it runs stop
+# their own process groups, QEMU and make, through their traps).
+trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 
 mode=${1:-full}
 case "$mode" in full | debug) ;; *) die "test.sh: unknown mode '$mode' (full or debug)" ;; esac
