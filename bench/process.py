@@ -62,7 +62,7 @@ LBS_WORKLOADS = ["seqwrite", "randwrite", "seqread", "randread", "metadata", "se
 BUF_KINDS = ["physical", "virtual", "vmapped"]
 METHODS = ["plain_noretry", "plain", "plain_mayfail", "vfallback", "vmalloc", "kvmalloc"]
 HEADLINE_METHODS = ["plain", "plain_mayfail", "plain_noretry", "vfallback"]
-SCENARIOS = ["none", "movable", "unmovable", "strict"]
+SCENARIOS = ["none", "aged", "strict", "movable", "unmovable"]
 PATTERNS = ["cycle", "hold"]	# free each block at once | keep every block to the end
 VARIANTS = ["default", "always", "debug"]
 QUICK_ORDERS = [1, 3, 5, 7, 9, 10]
@@ -906,7 +906,7 @@ def plots(rows, kvs, orders, outdir):
 
 
 def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, slab_rows=(),
-           lbs_rows=()):
+           lbs_rows=(), start=None):
     L = []
     L.append("# Benchmark results: plain higher-order allocation vs virtual fallback")
     L.append("")
@@ -939,7 +939,10 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("- Latency: per attempt, allocation + free (the touch is not timed); a failed "
              "attempt counts with the time it took to fail. p99 over all attempts "
              "(nearest rank: the largest value below 100 attempts).")
-    L.append("- Scenarios: `none` (fresh guest), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
+    L.append("- Scenarios: `none` (fresh guest), `aged` (fragmentation grown by a file "
+             "workload before the measurement: rounds of many 4-32 KiB files on tmpfs, each "
+             "followed by deleting every other file, so that half-used slab pages stay between "
+             "page cache and free holes; nothing runs during the measurement), `movable` (stress-ng vm/mmapmany/pagemove, ~70% of "
              "memory, running during the measurement), `unmovable` (bench/vffrag.ko pins every "
              "other page; compaction cannot repair it; its OOM notifier releases pinned pages "
              "instead of an OOM kill, counted in the `oom_released` and `oom_calls` columns), "
@@ -1037,6 +1040,7 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.extend(slab_section(list(slab_rows)))
     L.append("")
     L.extend(lbs_section(list(lbs_rows)))
+    L.extend(start_state_lines(start or {}, kvs))
     L.append("")
     L.append("## Headline criteria")
     L.append("")
@@ -1086,6 +1090,76 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
             L.append(f"![{p}]({p})")
         L.append("")
     return "\n".join(L)
+
+
+def read_zone_table(path):
+    """{zone: [11 values]} from a buddyinfo or extfrag unusable_index file
+    ("Node 0, zone   Normal v0 .. v10"); {} when absent."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) >= 15 and p[2] == "zone":
+                    vals = [num(x) for x in p[4:15]]
+                    if all(v is not None for v in vals):
+                        out[p[3]] = vals
+    except OSError:
+        pass
+    return out
+
+
+def start_state(runs):
+    """Per (kernel, variant, scenario): the guest's free blocks and unusable
+    index of its largest zone (Normal, else DMA32) at the start of the
+    measurement (buddyinfo-SCEN-start, unusable-SCEN-start), one entry per
+    boot: {key: [(zone, free[11], unusable[11]), ...]}."""
+    out = {}
+    for run in runs:
+        meta = read_kv_file(os.path.join(run, "meta"))
+        scen = meta.get("scenario")
+        if not scen:
+            continue
+        d = os.path.dirname(guest_file(run, "bench-raw.txt"))
+        buddy = read_zone_table(os.path.join(d, f"buddyinfo-{scen}-start"))
+        unus = read_zone_table(os.path.join(d, f"unusable-{scen}-start"))
+        zone = "Normal" if "Normal" in buddy else ("DMA32" if "DMA32" in buddy else None)
+        if not zone or zone not in unus:
+            continue
+        out.setdefault((meta.get("kernel", "?"), meta.get("variant", "?"), scen), []).append(
+            (zone, buddy[zone], unus[zone]))
+    return out
+
+
+def start_state_lines(state, kvs):
+    """The table of start_state(): medians over the boots, unusable index
+    with its min-max."""
+    if not state:
+        return []
+    L = ["## Fragmentation at the start of the measurement", "",
+         "The guest's largest zone just before the first cell, per scenario and kernel, "
+         "median over the boots (min-max): the unusable free space index at orders 1, 3, 4, 9 "
+         "and 10 (`/sys/kernel/debug/extfrag/unusable_index`: the share of free memory in "
+         "blocks too small for that order; 0 = every free page is usable, 1 = none) and the "
+         "free blocks of order >= 4 and >= 9 (`/proc/buddyinfo`). `aged` grows its "
+         "fragmentation with a file workload (bench/README.md); `strict` and `unmovable` pin "
+         "every other page.", "",
+         "| scenario | kernel | zone | boots | unusable o1 | o3 | o4 | o9 | o10 | free >= o4 | free >= o9 |",
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    order_s = {s: i for i, s in enumerate(SCENARIOS)}
+    for key in sorted(state, key=lambda k: (order_s.get(k[2], 9),
+                                            [kv for kv in kvs].index((k[0], k[1]))
+                                            if (k[0], k[1]) in kvs else 9)):
+        es = state[key]
+
+        def med(vals, fmt):
+            m = statistics.median(vals)
+            return fmt(m) if min(vals) == max(vals) else f"{fmt(m)} ({fmt(min(vals))}-{fmt(max(vals))})"
+        cells = [med([e[2][o] for e in es], lambda x: f"{x:.3f}") for o in (1, 3, 4, 9, 10)]
+        cells += [med([sum(e[1][o:]) for e in es], lambda x: f"{int(round(x))}") for o in (4, 9)]
+        L.append(f"| `{key[2]}` | {key[0]}/{key[1]} | {es[0][0]} | {len(es)} | " + " | ".join(cells) + " |")
+    L.append("")
+    return L
 
 
 def perf_summaries(runs):
@@ -1168,7 +1242,7 @@ def main(argv):
     # alloc.csv keeps every boot's cell; the README's tables and criteria
     # use the median over repeated boots, with the spread.
     text = readme(aggregate(rows), metas, infos, kvs, orders, pngs, perf_summaries(runs), meta_json, src,
-                  slab_rows, lbs_rows)
+                  slab_rows, lbs_rows, start_state(runs))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(text + "\n")
     print(f"process: {len(runs)} boots, {len(rows)} cells, {len(slab_rows)} slab rows, "

@@ -4,7 +4,7 @@
 # For each kernel of the matrix (plain-default always; the highest stage
 # kernel that exists in build/kernels/, in its default and always
 # variants), build bench/vfbench.ko and bench/vffrag.ko against that
-# kernel's O= dir, boot it once per scenario (none, movable, unmovable)
+# kernel's O= dir, boot it once per scenario (none, aged, strict; optionally movable, unmovable)
 # with qemu/scenarios/bench.sh, keep the guest outputs, then write
 # results/: raw/ (the guest outputs that matter), meta.json, alloc.csv,
 # slab.csv (the dentry/buffer_head slab workload), README.md and plots
@@ -24,8 +24,8 @@
 # REPEAT rounds (quick 1, full 5), interleaved: each round boots every
 # kernel in every scenario once; process.py gives medians and spreads.
 #
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), SCENARIOS ("none movable
-# unmovable strict"), BENCH_TIMEOUT (per boot, seconds), MAX_LOAD, SEED,
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), SCENARIOS ("none aged
+# strict"; also movable and unmovable), BENCH_TIMEOUT (per boot, seconds), MAX_LOAD, SEED,
 # PUBLISH, REPEAT.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
@@ -47,9 +47,9 @@ publish=${PUBLISH:-auto}
 case "$publish" in auto | 0 | 1) ;; *) die "bench/run.sh: PUBLISH='$publish': use 1, 0 or leave it unset" ;; esac
 case "$bench" in quick) repeat=${REPEAT:-1} ;; full) repeat=${REPEAT:-5} ;; esac
 case "$repeat" in '' | 0 | *[!0-9]*) die "bench/run.sh: REPEAT='$repeat': a number of rounds >= 1 (REPEAT=5)" ;; esac
-scenarios=${SCENARIOS:-none movable unmovable strict}
+scenarios=${SCENARIOS:-none aged strict}
 for s in $scenarios; do
-	case "$s" in none | movable | unmovable | strict) ;; *) die "unknown scenario '$s' in SCENARIOS (none, movable, unmovable, strict)" ;; esac
+	case "$s" in none | aged | strict | movable | unmovable) ;; *) die "unknown scenario '$s' in SCENARIOS (none, aged, strict, movable, unmovable)" ;; esac
 done
 command -v python3 >/dev/null || die "python3 missing: run 'make deps'"
 

@@ -180,6 +180,7 @@ def main():
     kvm_access_case()
     strict_case()
     repeat_case()
+    start_state_case()
 
     with tempfile.TemporaryDirectory() as empty:
         p = subprocess.run([sys.executable, PROCESS, empty, "--out", os.path.join(empty, "o")],
@@ -454,6 +455,39 @@ def lbs_case():
               "| stage3/default | physical | 3000 | 2.50 | 20 / 0 / 0 |" in sect
               and "| stage3/default | virtual | 2400 | 2.00 |" in sect
               and "| stage3/default | vmapped | 1200 | 1.00 |" in sect, sect[-900:])
+
+
+def start_state_case():
+    """The fragmentation at the start of a scenario (buddyinfo-SCEN-start,
+    unusable-SCEN-start): medians over boots with the spread; a boot
+    without the files is left out, not counted as zero."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        for i, (u10, f10) in enumerate(((0.5, 80), (0.7, 40), (0.6, 60), (None, None)), 1):
+            run = os.path.join(runs, f"stage1-always-none-r{i}")
+            shutil.copytree(os.path.join(FIXTURES, "stage1-always-none"), run)
+            meta = os.path.join(run, "meta")
+            text = open(meta).read()
+            text = "\n".join("scenario=aged" if ln.startswith("scenario=") else ln
+                             for ln in text.splitlines()) + "\n"
+            open(meta, "w").write(text)
+            raw = os.path.join(run, "out", "bench-raw.txt")
+            open(raw, "w").writelines(ln.replace("scenario=none", "scenario=aged") for ln in open(raw))
+            if u10 is None:
+                continue
+            with open(os.path.join(run, "out", "buddyinfo-aged-start"), "w") as f:
+                f.write("Node 0, zone      DMA      0      0      0      0      0      0      0      0      1      1      3 \n")
+                f.write("Node 0, zone    DMA32   100 50 20 5 4 3 2 1 1 2 %d \n" % f10)
+            with open(os.path.join(run, "out", "unusable-aged-start"), "w") as f:
+                f.write("Node 0, zone      DMA 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.066 0.200 \n")
+                f.write("Node 0, zone    DMA32 0.000 0.100 0.200 0.300 0.400 0.400 0.400 0.400 0.400 0.450 %.3f \n" % u10)
+        out = os.path.join(tmp, "out")
+        p = subprocess.run([sys.executable, PROCESS, runs, "--out", out], capture_output=True, text=True)
+        text = open(os.path.join(out, "README.md")).read() if p.returncode == 0 else ""
+        sect = text.split("## Fragmentation at the start of the measurement", 1)[-1].split("\n## ", 1)[0]
+        check("start state: aged row, 3 boots with files, medians and min-max of DMA32",
+              "| `aged` | stage1/always | DMA32 | 3 | 0.100 | 0.300 | 0.400 | 0.450 | "
+              "0.600 (0.500-0.700) | 73 (53-93) | 62 (42-82) |" in sect, (p.stderr[-300:] or sect[:1200]))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
 # Parameters, from the kernel command line or from $VF_IN/bench.conf
 # (shell assignments, which win):
 #   vf.bench=quick|full            orders 1,3,5,7,9,10 x 200 iters | 1..10 x 1000
-#   vf.scenario_frag=none|movable|unmovable|strict
+#   vf.scenario_frag=none|movable|unmovable|strict|aged
+#                                  aged: fragmentation grown by a file
+#                                  workload (vf.aged_pct, vf.aged_rounds)
 #                                  strict: unmovable, with the fragmenter's
 #                                  OOM rescue off during the measurement loop
 #                                  and plain measured as plain_mayfail
@@ -23,7 +25,7 @@
 #                                  an allocation does the excess itself; an
 #                                  experiment knob, stage 2+; default: leave)
 #   vf.hold_mb=N                   hold cells (default 256; 0: none): in the
-#                                  scenarios of vf.hold (default unmovable),
+#                                  scenarios of vf.hold (default unmovable,strict,aged),
 #                                  plain_noretry, plain and vfallback keep
 #                                  every block of a run until its end, at most
 #                                  N MiB (attempts = min(iters, N MiB / size)),
@@ -57,8 +59,8 @@ full) d_orders="1 2 3 4 5 6 7 8 9 10" d_iters=1000 d_budget=60000 ;;
 *) fail "bench: unknown vf.bench='$bench' (quick or full)"; finish; exit 1 ;;
 esac
 case "$frag" in
-none | movable | unmovable | strict) ;;
-*) fail "bench: unknown vf.scenario_frag='$frag' (none, movable, unmovable or strict)"; finish; exit 1 ;;
+none | movable | unmovable | strict | aged) ;;
+*) fail "bench: unknown vf.scenario_frag='$frag' (none, movable, unmovable, strict or aged)"; finish; exit 1 ;;
 esac
 methods=$(echo "${methods:-plain_noretry,plain,vfallback,vmalloc,kvmalloc}" | tr ',' ' ')
 # Strict: nothing rescues an allocation, so plain (which would call the
@@ -69,7 +71,7 @@ iters=${iters:-$d_iters} budget_ms=${budget_ms:-$d_budget}
 perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:-20000}
 keep_mb=${keep_mb:-0} oom_batch=${oom_batch:-16}
 hold_mb=${hold_mb:-256}
-hold_scen=$(echo "${hold_scen:-unmovable,strict}" | tr ',' ' ')
+hold_scen=$(echo "${hold_scen:-unmovable,strict,aged}" | tr ',' ' ')
 case "$hold_mb" in
 '' | *[!0-9]*) fail "bench: vf.hold_mb='$hold_mb' is not a number of MiB"; finish; exit 1 ;;
 esac
@@ -304,6 +306,54 @@ if [ "$frag" = movable ]; then
 	fi
 	grep -E '^(MemFree|MemAvailable|AnonPages|Shmem):' /proc/meminfo
 	cat /proc/buddyinfo
+fi
+# "aged": fragmentation grown by a workload, in the manner of mmtests'
+# stress-highalloc: rounds of a file workload on tmpfs (fio: many small
+# files of 4-32 KiB, each creation allocating inode and dentry slab objects
+# between page-cache pages), after each round every other file is deleted.
+# What stays: half-used slab pages (unmovable, pinned by the files left)
+# spread between movable page cache and free holes of 4-32 KiB. Reclaim
+# cannot free tmpfs pages (no swap); compaction can move them but not the
+# slabs. Each round fills vf.aged_pct percent of MemAvailable (default 80,
+# 2 rounds: the second fills the first one's holes; about two thirds of
+# memory stays in use, the free third mostly in small blocks). Nothing
+# runs during the measurement.
+aged_pct=$(param aged_pct) aged_rounds=$(param aged_rounds)
+aged_pct=${aged_pct:-80} aged_rounds=${aged_rounds:-2}
+if [ "$frag" = aged ]; then
+	case "$aged_pct$aged_rounds" in
+	*[!0-9]*) fail "bench: vf.aged_pct='$aged_pct' / vf.aged_rounds='$aged_rounds': numbers (percent, rounds)"; finish; exit 1 ;;
+	esac
+	mkdir -p /mnt/aged
+	mount -t tmpfs -o size=90% aged /mnt/aged
+	aged_ok=1
+	for round in $(seq "$aged_rounds"); do
+		avail=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
+		nfiles=$((avail * aged_pct / 100 / 18))	# 18 KiB: the mean file
+		mkdir -p /mnt/aged/r$round
+		t0=$(date +%s)
+		if ! fio --name=aged --directory=/mnt/aged/r$round --nrfiles="$nfiles" \
+			--filesize=4k-32k --bs=4k --rw=write --ioengine=psync \
+			--file_service_type=sequential --openfiles=8 --create_on_open=1 \
+			--randseed="${seed:-1}$round" --output="$VF_OUT/aged-fio-r$round.txt" >/dev/null 2>&1; then
+			fail "bench: aged round $round: fio (see aged-fio-r$round.txt)"
+			aged_ok=0
+			break
+		fi
+		made=$(ls /mnt/aged/r$round | wc -l)
+		rm -f /mnt/aged/r$round/*[13579]
+		left=$(ls /mnt/aged/r$round | wc -l)
+		echo "aged: round $round: $made files of 4-32 KiB on tmpfs in $(($(date +%s) - t0))s, $left left after deleting every other one"
+		grep -E '^(MemFree|Shmem|Slab|SUnreclaim):' /proc/meminfo | tr -s ' ' | tr '\n' ' '
+		echo
+		if [ "$made" -lt $((nfiles * 9 / 10)) ] || [ "$left" -ge "$made" ]; then
+			fail "bench: aged round $round: $made of $nfiles files made, $left left"
+			aged_ok=0
+		fi
+	done
+	[ "$aged_ok" = 1 ] && pass "bench: aged: $aged_rounds rounds of file creation and deletion"
+	cat /proc/buddyinfo
+	cat /sys/kernel/debug/extfrag/unusable_index 2>/dev/null
 fi
 refrag=0
 if [ "$frag" = unmovable ] || [ "$frag" = strict ]; then
