@@ -473,15 +473,70 @@ def slab_section(rows):
         L.append("/proc/vmstat deltas around the 4000 file creations (dentry churn): kswapd's "
                  "reclaim (pgsteal_kswapd, pageoutrun: kswapd runs), kcompactd wake-ups, slab "
                  "shrinking (slabs_scanned), direct reclaim stalls, and vfallback's physical / "
-                 "virtual allocations. A failed physical attempt wakes kswapd at its order; "
-                 "under `unmovable` that reclaim cannot make a block.")
+                 "virtual allocations; median over the boots (min-max). Plain SLUB never wakes "
+                 "kswapd for its opportunistic slab order; a vfallback physical attempt that "
+                 "woke kswapd or kcompactd at its order on every miss shows here.")
         L.append("")
-        L.append("| scenario | kernel/variant | " + " | ".join(RECLAIM_SHOWN) + " |")
-        L.append("|---|---|" + "---:|" * len(RECLAIM_SHOWN))
-        for r in sorted(rec, key=lambda r: (SCENARIOS.index(r["scenario"]) if r["scenario"] in SCENARIOS
-                                            else 9, kernel_key(r["kernel"]), r["variant"])):
-            L.append(f"| {r['scenario']} | {kv_label(r['kernel'], r['variant'])} | "
-                     + " | ".join(val(r, k) for k in RECLAIM_SHOWN) + " |")
+        L.append("| scenario | kernel/variant | boots | " + " | ".join(RECLAIM_SHOWN) + " |")
+        L.append("|---|---|---:|" + "---:|" * len(RECLAIM_SHOWN))
+        for (scen, k, v), rs in reclaim_groups(rec):
+            L.append(f"| {scen} | {kv_label(k, v)} | {len(rs)} | "
+                     + " | ".join(med_spread([num(r.get(key)) for r in rs]) for key in RECLAIM_SHOWN)
+                     + " |")
+    return L
+
+
+RECLAIM_CRITERION = ["pgsteal_kswapd", "pageoutrun", "compact_daemon_wake", "slabs_scanned"]
+
+
+def reclaim_groups(rec):
+    """(scenario, kernel, variant) -> slab rows (dentry, one per boot), sorted."""
+    groups = {}
+    for r in rec:
+        groups.setdefault((r["scenario"], r["kernel"], r["variant"]), []).append(r)
+    return sorted(groups.items(), key=lambda kv: (
+        SCENARIOS.index(kv[0][0]) if kv[0][0] in SCENARIOS else 9, kernel_key(kv[0][1]),
+        VARIANTS.index(kv[0][2]) if kv[0][2] in VARIANTS else 9))
+
+
+def med_spread(vals):
+    vals = [x for x in vals if x is not None]
+    if not vals:
+        return "-"
+    m = statistics.median(vals)
+    f = (lambda x: f"{x:g}")
+    return f(m) if min(vals) == max(vals) else f"{f(m)} ({f(min(vals))}-{f(max(vals))})"
+
+
+def reclaim_criteria(slab_rows):
+    """Issue 15 item 4: background reclaim and compaction around the slab
+    workload, stage kernels at or below plain (medians over the boots), per
+    scenario: PASS/FAIL lines with the numbers."""
+    rec = [r for r in slab_rows if r["cache"] == "dentry"
+           and r.get("pgsteal_kswapd") not in (None, "", "n/a")]
+    groups = dict(reclaim_groups(rec))
+    L = []
+    for (scen, k, v), rs in sorted(groups.items(), key=lambda kv: (
+            SCENARIOS.index(kv[0][0]) if kv[0][0] in SCENARIOS else 9, kernel_key(kv[0][1]), kv[0][2])):
+        if k == "plain":
+            continue
+        plain = next((prs for (s2, k2, _), prs in groups.items() if s2 == scen and k2 == "plain"), None)
+        if not plain:
+            continue
+        worse, parts = [], []
+        for key in RECLAIM_CRITERION:
+            sv = [num(r.get(key)) for r in rs if num(r.get(key)) is not None]
+            pv = [num(r.get(key)) for r in plain if num(r.get(key)) is not None]
+            if not sv or not pv:
+                continue
+            sm, pm = statistics.median(sv), statistics.median(pv)
+            parts.append(f"{key} {sm:g} vs {pm:g}")
+            if sm > pm:
+                worse.append(key)
+        if parts:
+            L.append(f"- {'FAIL' if worse else 'PASS'}: background reclaim around the slab workload, "
+                     f"`{scen}`, {k}/{v} at or below plain (medians, stage vs plain): "
+                     + ", ".join(parts))
     return L
 
 
@@ -1045,6 +1100,7 @@ def readme(rows, metas, infos, kvs, orders, pngs, perf_tops, meta_json, src, sla
     L.append("## Headline criteria")
     L.append("")
     L.extend(criteria(rows, kvs, orders))
+    L.extend(reclaim_criteria(list(slab_rows)))
     L.append("")
     L.append("## Checks (from the data)")
     L.append("")

@@ -176,6 +176,7 @@ def main():
             check(f"README links {png}", f"]({png})" in text)
 
     slab_case()
+    reclaim_pass_case()
     lbs_case()
     kvm_access_case()
     strict_case()
@@ -314,9 +315,15 @@ def slab_case():
         check("slab.csv has the fixed columns", header == SLAB_HEADER, header)
         text = open(os.path.join(out, "README.md")).read() if os.path.exists(os.path.join(out, "README.md")) else ""
         check("slab: README reclaim table, plain against stage 2 in one run",
-              "| unmovable | plain/default | 900 | 40 | 3 | 5000 | 0 | - | - |" in text
-              and "| unmovable | stage2/always | 4000 | 120 | 11 | 9000 | 2 | 0 | 12 |" in text,
+              "| unmovable | plain/default | 1 | 900 | 40 | 3 | 5000 | 0 | - | - |" in text
+              and "| unmovable | stage2/always | 1 | 4000 | 120 | 11 | 9000 | 2 | 0 | 12 |" in text,
               text.split("### Reclaim and compaction", 1)[-1][:700])
+        # Issue 15 item 4: stage above plain in every counter: FAIL, with the numbers.
+        check("slab: reclaim criterion FAILs when the stage kernel reclaims more than plain",
+              "- FAIL: background reclaim around the slab workload, `unmovable`, stage2/always at or "
+              "below plain (medians, stage vs plain): pgsteal_kswapd 4000 vs 900, pageoutrun 120 vs 40, "
+              "compact_daemon_wake 11 vs 3, slabs_scanned 9000 vs 5000" in text,
+              text.split("## Headline criteria", 1)[-1][:1500])
         with open(path) as f:
             rows = list(csv.DictReader(f))
         check("slab.csv has 4 rows (2 kernels x 2 caches)", len(rows) == 4, f"{len(rows)} rows")
@@ -369,6 +376,36 @@ def slab_case():
 
 LBS_HEADER = "kernel,variant,accel,scenario,fsblock,workload,bytes,errors,mb_per_s,fallback_ios"
 STAGE3_META = STAGE2_META.replace("kernel=stage2", "kernel=stage3").replace("variant=always", "variant=default")
+
+
+def reclaim_pass_case():
+    """The reclaim criterion PASSes when the stage kernel's medians are at or
+    below plain's; two stage boots, one above plain, give the median."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        plain = os.path.join(runs, "plain-default-unmovable")
+        shutil.copytree(os.path.join(FIXTURES, "plain-default-unmovable"), plain)
+        with open(os.path.join(plain, "out", "slab-raw.txt"), "w") as f:
+            f.write(SLAB_PLAIN)
+        for i, (steal, wake) in enumerate(((0, 0), (100, 2), (2000, 9)), 1):
+            d = os.path.join(runs, f"stage2-always-unmovable-r{i}")
+            os.makedirs(os.path.join(d, "out"))
+            with open(os.path.join(d, "meta"), "w") as f:
+                f.write(STAGE2_META)
+            with open(os.path.join(d, "out", "slab-raw.txt"), "w") as f:
+                f.write(SLAB_STAGE2.replace("pgsteal_kswapd=4000", f"pgsteal_kswapd={steal}")
+                        .replace("compact_daemon_wake=11", f"compact_daemon_wake={wake}")
+                        .replace("pageoutrun=120", "pageoutrun=40")
+                        .replace("slabs_scanned=9000", "slabs_scanned=10"))
+        out = os.path.join(tmp, "out")
+        p = subprocess.run([sys.executable, PROCESS, runs, "--out", out], capture_output=True, text=True)
+        text = open(os.path.join(out, "README.md")).read() if p.returncode == 0 else ""
+        check("slab: reclaim criterion PASSes at or below plain (medians over 3 boots)",
+              "- PASS: background reclaim around the slab workload, `unmovable`, stage2/always at or "
+              "below plain (medians, stage vs plain): pgsteal_kswapd 100 vs 900, pageoutrun 40 vs 40, "
+              "compact_daemon_wake 2 vs 3, slabs_scanned 10 vs 5000" in text
+              and "| unmovable | stage2/always | 3 | 100 (0-2000) |" in text,
+              p.stderr[-300:] or text.split("## Headline criteria", 1)[-1][:1200])
 
 
 def fio_json(rw, nbytes, bw, err=0, text=""):
