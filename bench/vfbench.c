@@ -40,10 +40,11 @@
  * that a stalling method cannot hang a benchmark boot.
  *
  * OOM assistance: vfbench registers an OOM notifier of its own that only
- * counts. An attempt during which out_of_memory() ran (where a real system
- * kills a task, and the fragmenter vffrag releases pinned pages instead)
- * is OOM-assisted: oom_attempts counts them, oom_assisted the successes
- * among them, oom_notifier_calls the calls. Percentiles are also reported apart:
+ * counts. An attempt during which out_of_memory() ran for the measuring
+ * task (where a real system kills a task, and the fragmenter vffrag
+ * releases pinned pages instead) is OOM-assisted: oom_attempts counts
+ * them, oom_assisted the successes among them, oom_notifier_calls the
+ * calls. Percentiles are also reported apart:
  * unassisted successes (ok_*), assisted successes (assisted_*) and failures
  * (fail_*, the time to fail), so that success latency is never mixed with
  * the time a failure or an OOM rescue took. -1: no attempt of that kind.
@@ -258,13 +259,19 @@ struct vfb_result {
 static DEFINE_MUTEX(vfb_lock);
 static char vfb_last[1024] = "status=none\n";
 
-/* Calls of out_of_memory() since load; only counted here. */
+/*
+ * Calls of out_of_memory() made by the task that runs the measurement
+ * (vfb_task), since load; only counted here. Another task's OOM during
+ * an attempt (a kernel thread's) is not the attempt's.
+ */
 static atomic_long_t vfb_oom_calls = ATOMIC_LONG_INIT(0);
+static struct task_struct *vfb_task;
 
 static int vfb_oom_notify(struct notifier_block *nb, unsigned long unused,
 			  void *freed)
 {
-	atomic_long_inc(&vfb_oom_calls);
+	if (current == READ_ONCE(vfb_task))
+		atomic_long_inc(&vfb_oom_calls);
 	return NOTIFY_OK;
 }
 
@@ -657,7 +664,9 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 		return ret;
 
 	mutex_lock(&vfb_lock);
+	WRITE_ONCE(vfb_task, current);
 	ret = vfb_run(m, order, iters, hold, access, &r);
+	WRITE_ONCE(vfb_task, NULL);
 	if (!ret)
 		scnprintf(vfb_last, sizeof(vfb_last),
 			  "method=%s order=%u iters=%lu hold=%lu attempts=%lu successes=%lu p50_ns=%llu p99_ns=%llu max_ns=%llu seq_ns_per_page=%lld rand_ns_per_page=%lld ref_seq_ns_per_page=%lld ref_rand_ns_per_page=%lld path=%s physical=%lu virtual=%lu access_path=%s elapsed_ms=%llu budget_hit=%d clock=%s"
