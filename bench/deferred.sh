@@ -62,7 +62,7 @@ for i in $(seq "$repeat"); do
 		extra=
 		[ "$d" = default ] || extra=" vf.deferred_max=$d"
 		say "[$i/$repeat] stage$top/$v, unmovable, bound $d: vfallback, vmalloc and plain at orders $orders x $iters"
-		"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$top-$v" --name "$name" --scenario bench \
+		vf_fg "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$top-$v" --name "$name" --scenario bench \
 			--timeout 2400 --mem "$mem" --cpus "$cpus" --accel "$accel" \
 			--append "vf.bench=full vf.scenario_frag=unmovable vf.methods=vfallback,vmalloc,plain vf.orders=$orders vf.iters=$iters vf.perf=none vf.lbs=0 vf.hold_mb=0$extra" \
 			--in "${mods[$v]}/vfbench.ko" --in "${mods[$v]}/vffrag.ko" || {

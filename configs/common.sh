@@ -121,6 +121,17 @@ vf_nap() {
 	VF_NAP=
 }
 
+# vf_fg CMD...: run CMD (a script with its own INT/TERM traps, such as
+# qemu/run.sh) and wait for it, returning its status. bash runs this
+# shell's traps only when a foreground child has returned, so a TERM to
+# a driver that runs QEMU boots in the foreground would wait for the
+# boot; 'wait' is interrupted at once, and the driver's trap (kill -TERM
+# 0) then stops CMD, which stops its own process group.
+vf_fg() {
+	"$@" &
+	wait "$!"
+}
+
 # Elapsed-time printer for long steps.
 vf_timer_start() { VF_T0=$(date +%s); }
 vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }

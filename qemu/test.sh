@@ -30,8 +30,11 @@ step() {
 	t0=$(date +%s)
 	echo "---- $name"
 	out=$VF_LOGS/step-$mode.out
-	"$@" 2>&1 | tee "$out" | tee -a "$log"
-	rc=${PIPESTATUS[0]}
+	# In the background and waited for: a TERM to this script runs its
+	# trap at once (bash defers traps while a foreground child runs).
+	( "$@" 2>&1 | tee "$out" | tee -a "$log"; exit "${PIPESTATUS[0]}" ) &
+	rc=0
+	wait "$!" || rc=$?
 	p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out"); s=$(grep -c '^SKIP: ' "$out")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "FAIL: $name (exit status $rc)" | tee -a "$log"

@@ -225,6 +225,45 @@ for sig in TERM INT; do
 		kill $(cat "$tmp/kids") "$w" 2>/dev/null
 	fi
 done
+# A driver (test.sh, bench/run.sh, deferred.sh) that runs a long child
+# such as qemu/run.sh: with the child in the foreground bash defers the
+# driver's TERM trap until the child returns (the control, which must
+# still be running after 3 s); through vf_fg the trap runs at once and
+# its kill -TERM 0 stops the child.
+cat >"$tmp/child.sh" <<'CHILD'
+#!/bin/bash
+trap 'exit 143' TERM
+echo $$ >"$1"
+sleep 1000 &
+wait
+CHILD
+for how in fg vf_fg; do
+	rm -f "$tmp/child.pid"
+	run=
+	[ "$how" = vf_fg ] && run=vf_fg
+	# setsid: the driver's kill -TERM 0 must not reach this script.
+	setsid bash -c '. "$1/configs/common.sh"
+		trap "trap - INT TERM; kill -TERM 0; exit 130" INT TERM
+		$2 bash "$3/child.sh" "$3/child.pid"' _ "$top" "$run" "$tmp" >/dev/null 2>&1 &
+	w=$!
+	for i in $(seq 20); do [ -s "$tmp/child.pid" ] && break; sleep 0.5; done
+	kill -TERM "$w"
+	if [ "$how" = fg ]; then
+		sleep 3
+		if [ -s "$tmp/child.pid" ] && kill -0 "$(cat "$tmp/child.pid")" 2>/dev/null && kill -0 "$w" 2>/dev/null; then
+			ok "control: TERM to a driver with a foreground child waits for the child (bash defers the trap)"
+		else
+			ko "control: TERM to a driver with a foreground child waits for the child (bash defers the trap)"
+		fi
+		kill "$(cat "$tmp/child.pid" 2>/dev/null)" 2>/dev/null
+		wait "$w" 2>/dev/null
+	elif [ -s "$tmp/child.pid" ] && gone "$w" "$(cat "$tmp/child.pid")"; then
+		ok "TERM to a driver stops its child at once through vf_fg"
+	else
+		ko "TERM to a driver stops its child at once through vf_fg (child pid $(cat "$tmp/child.pid" 2>/dev/null || echo 'never started'))"
+		kill "$(cat "$tmp/child.pid" 2>/dev/null)" "$w" 2>/dev/null
+	fi
+done
 mkdir -p "$tmp/fakebin"
 printf '#!/bin/sh\necho $$ >"%s/qemu.pid"\nexec sleep 1000\n' "$tmp" >"$tmp/fakebin/qemu-system-x86_64"
 chmod +x "$tmp/fakebin/qemu-system-x86_64"
