@@ -143,7 +143,7 @@ for kv in "${matrix[@]}"; do
 		load=$(wait_for_load)
 		seed=${SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000 + 1 ))}
 		t0=$(date +%s)
-		if ! "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$stage-$variant" --name "$name" \
+		if ! vf_fg "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$stage-$variant" --name "$name" \
 			--scenario bench --timeout "$timeout" --mem "$mem" --cpus "$cpus" --accel "$accel" \
 			--append "vf.bench=$bench vf.scenario_frag=$scen vf.seed=$seed kunit.enable=0" \
 			--in "$mods/vfbench.ko" --in "$mods/vffrag.ko"; then
