@@ -499,12 +499,12 @@ def reclaim_groups(rec):
         VARIANTS.index(kv[0][2]) if kv[0][2] in VARIANTS else 9))
 
 
-def med_spread(vals):
+def med_spread(vals, f=lambda x: f"{x:g}"):
+    """Median of the values that exist, with (min-max) when they differ."""
     vals = [x for x in vals if x is not None]
     if not vals:
         return "-"
     m = statistics.median(vals)
-    f = (lambda x: f"{x:g}")
     return f(m) if min(vals) == max(vals) else f"{f(m)} ({f(min(vals))}-{f(max(vals))})"
 
 
@@ -514,10 +514,10 @@ def reclaim_criteria(slab_rows):
     scenario: PASS/FAIL lines with the numbers."""
     rec = [r for r in slab_rows if r["cache"] == "dentry"
            and r.get("pgsteal_kswapd") not in (None, "", "n/a")]
-    groups = dict(reclaim_groups(rec))
+    ordered = reclaim_groups(rec)
+    groups = dict(ordered)
     L = []
-    for (scen, k, v), rs in sorted(groups.items(), key=lambda kv: (
-            SCENARIOS.index(kv[0][0]) if kv[0][0] in SCENARIOS else 9, kernel_key(kv[0][1]), kv[0][2])):
+    for (scen, k, v), rs in ordered:
         if k == "plain":
             continue
         plain = next((prs for (s2, k2, _), prs in groups.items() if s2 == scen and k2 == "plain"), None)
@@ -1207,12 +1207,8 @@ def start_state_lines(state, kvs):
                                             [kv for kv in kvs].index((k[0], k[1]))
                                             if (k[0], k[1]) in kvs else 9)):
         es = state[key]
-
-        def med(vals, fmt):
-            m = statistics.median(vals)
-            return fmt(m) if min(vals) == max(vals) else f"{fmt(m)} ({fmt(min(vals))}-{fmt(max(vals))})"
-        cells = [med([e[2][o] for e in es], lambda x: f"{x:.3f}") for o in (1, 3, 4, 9, 10)]
-        cells += [med([sum(e[1][o:]) for e in es], lambda x: f"{int(round(x))}") for o in (4, 9)]
+        cells = [med_spread([e[2][o] for e in es], lambda x: f"{x:.3f}") for o in (1, 3, 4, 9, 10)]
+        cells += [med_spread([sum(e[1][o:]) for e in es], lambda x: f"{int(round(x))}") for o in (4, 9)]
         L.append(f"| `{key[2]}` | {key[0]}/{key[1]} | {es[0][0]} | {len(es)} | " + " | ".join(cells) + " |")
     L.append("")
     return L
