@@ -10,7 +10,8 @@ set -euo pipefail
 mutants=(
 	"path-selection|ignore the mode: always try physical first|s/if (!vfallback_always() || !gfpflags_allow_blocking(gfp)) {/if (true) {/"
 	"leak|pages of a virtual compound are never freed|s/^\t\tfree_unref_page(area->pages\[i\], 0);/\t\tif (0) free_unref_page(area->pages[i], 0);/"
-	"zeroing|__GFP_ZERO dropped on the virtual path|s/gfp_t page_gfp = gfp \& ~(__GFP_VFALLBACK | __GFP_COMP);/gfp_t page_gfp = gfp \& ~(__GFP_VFALLBACK | __GFP_COMP | __GFP_ZERO);/"
+	"zeroing|__GFP_ZERO dropped on the virtual path|s/gfp \&= ~(__GFP_VFALLBACK | __GFP_COMP | __GFP_HIGH | __GFP_MEMALLOC);/gfp \&= ~(__GFP_VFALLBACK | __GFP_COMP | __GFP_HIGH | __GFP_MEMALLOC | __GFP_ZERO);/"
+	"held|a released compound stays counted as held|s/^\tvfallback_account(-(long)area->nr_pages);/\tvfallback_account(0);/"
 )
 "$VF_TOP/configs/mkkernel.sh" 1 default >/dev/null
 src=$(vf_tree 1)
