@@ -1,8 +1,10 @@
 # Stage-1 scenario: the knobs and counters, and the converted in-tree users
 # (swap cluster arrays via swapon/swapoff of a 1 GiB swap device, seq_file
 # buffers via large /proc reads) at work under a stress-ng load, with the
-# path checked in /proc/vmstat. The expected mode comes from the kernel
-# command line (vf.expect=auto|always).
+# path checked in /proc/vmstat; in mode auto the same reads with the
+# physical attempt failed by fail_page_alloc (virtual path, same bytes);
+# the buffers' memcg charge rising and falling by their size. The expected
+# mode comes from the kernel command line (vf.expect=auto|always).
 . /results/scenarios/common.lib
 expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
 mode=/sys/kernel/mm/vfallback/mode
@@ -81,6 +83,83 @@ else
 	check "auto (unfragmented): physical path taken" test $((p9 - p0)) -ge 3
 	check "auto (unfragmented): no virtual fallback needed" test "$v9" -eq "$v0"
 fi
+
+# The same large seq_file record once more, for two checks on the buffer.
+check "tmpfs with a 3900-byte source mounted again" mount -t tmpfs "$src" "$dir"
+want=$(md5sum </proc/self/mountinfo)
+check "the record's checksum taken (md5sum present)" test -n "$want"
+
+# Auto mode with the physical attempt forced to fail: fail_page_alloc fails
+# every allocation of order >= 1 without direct reclaim, for this task only
+# (task-filter, make-it-fail). vfallback's physical attempt is such an
+# allocation, so the buffer must come from the virtual path, with the same
+# bytes read.
+FI=/sys/kernel/debug/fail_page_alloc
+if [ "$expect" = auto ]; then
+	echo 1 >$FI/min-order
+	echo Y >$FI/ignore-gfp-wait
+	echo Y >$FI/task-filter
+	echo 0 >$FI/verbose
+	echo 0 >$FI/space
+	echo 1 >$FI/interval
+	echo -1 >$FI/times
+	echo 100 >$FI/probability
+	p4=$(vmstat vfallback_physical) v4=$(vmstat vfallback_virtual)
+	got=$( (echo 1 >/proc/self/make-it-fail && exec md5sum </proc/self/mountinfo) )
+	p5=$(vmstat vfallback_physical) v5=$(vmstat vfallback_virtual)
+	echo 0 >$FI/probability
+	echo "forced: physical +$((p5 - p4)) virtual +$((v5 - v4))"
+	check "auto, physical attempt failed by fail_page_alloc: virtual path taken" test $((v5 - v4)) -ge 1
+	check "auto, physical attempt failed: the record read back intact" test "$got" = "$want"
+fi
+
+# memcg: the buffers are charged (GFP_KERNEL_ACCOUNT) to the reader's
+# cgroup, page by page on the virtual path, and uncharged when freed. A
+# shell in its own cgroup holds 6 buffers of 8 KiB (6 descriptors read to
+# the end; a seq_file keeps its buffer until it is closed), using builtins
+# only so that nothing else is charged meanwhile; memory.stat's "kernel"
+# is read after 3 s each time (the memcg statistics flush every 2 s).
+CG=/sys/fs/cgroup
+if [ ! -f $CG/cgroup.controllers ]; then
+	mkdir -p $CG
+	mount -t cgroup2 none $CG
+fi
+echo +memory >$CG/cgroup.subtree_control
+mkdir -p $CG/vf
+mkfifo /tmp/vf-wait
+# shellcheck disable=SC2016
+out=$(sh -c '
+	cg=$1
+	echo $$ >$cg/cgroup.procs
+	exec 9<>/tmp/vf-wait
+	kmem() {
+		read -t 3 x <&9
+		while read -r k v; do [ "$k" = kernel ] && K=$v; done <$cg/memory.stat
+	}
+	kmem; k0=$K
+	exec 3</proc/self/mountinfo 4</proc/self/mountinfo 5</proc/self/mountinfo \
+		6</proc/self/mountinfo 7</proc/self/mountinfo 8</proc/self/mountinfo
+	for fd in 3 4 5 6 7 8; do
+		while read -r l <&$fd; do :; done
+	done
+	kmem; k1=$K
+	exec 3<&- 4<&- 5<&- 6<&- 7<&- 8<&-
+	kmem; k2=$K
+	echo "$k0 $k1 $k2"
+' sh $CG/vf)
+rm -f /tmp/vf-wait
+rmdir $CG/vf
+# shellcheck disable=SC2086
+set -- $out 0 0 0
+if [ -z "$out" ]; then
+	fail "memcg: the holder in its own cgroup printed nothing"
+fi
+echo "memcg kernel bytes: before $1, 6 buffers held $2, closed $3"
+check "memcg: kernel charge rose by at least 6 buffers of 8 KiB" test $(($2 - $1)) -ge $((6 * 8192))
+check "memcg: kernel charge fell by at least 6 buffers of 8 KiB on close" test $(($2 - $3)) -ge $((6 * 8192))
+check "memcg: kernel charge back within one buffer of where it was" test $(($3 - $1)) -lt 8192 -a $(($1 - $3)) -lt 8192
+umount "$dir"
+
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak; sleep 5; echo scan >/sys/kernel/debug/kmemleak
 	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
