@@ -8,7 +8,7 @@ ACCEL   ?= auto
 MEM     ?= 2G
 CPUS    ?= 2
 
-.PHONY: help deps tree kernel initramfs boot test test-debug test-harness check-patches \
+.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-harness check-patches \
 	bisect-check mutation-check bench bench-deferred clean distclean
 
 help:
@@ -20,6 +20,7 @@ help:
 	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
 	@echo "make boot STAGE=.. VARIANT=.. SCENARIO=.. [ACCEL=auto|tcg|kvm MEM=2G CPUS=2]"
 	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
+	@echo "make test-kernel-suites   slub/kfence/usercopy/KASAN KUnit: pristine vs top stage (always)"
 	@echo "make bisect-check         build every patch of every stack in turn"
 	@echo "make check-patches        headers, Signed-off-by, checkpatch"
 
@@ -45,6 +46,9 @@ test: deps
 
 test-debug: deps
 	@qemu/test.sh debug
+
+test-kernel-suites: deps
+	@configs/kernel-suites.sh
 
 test-harness:
 	@qemu/tests/test-harness.sh

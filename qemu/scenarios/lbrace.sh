@@ -1,0 +1,103 @@
+# Large-block fallback races and errors (issue 16, items 1-5): one guest
+# tool per race on a 64 KiB-block XFS, the fallback forced for the tool's
+# thread that must take it (fail_page_alloc min-order 4, task-filter,
+# make-it-fail set per thread). Each tool exits 0 (behaviour right), 1 (the
+# defect showed) or 2 (setup failed or the fallback never ran: a test that
+# did not test, counted as a failure here).
+. /results/scenarios/common.lib
+FI=/sys/kernel/debug/fail_page_alloc
+DEV=/dev/loop2
+MNT=/mnt/xfs
+secs=$(sed -n 's/.*vf\.race_secs=\([0-9]*\).*/\1/p' /proc/cmdline)
+secs=${secs:-30}
+
+tool() { # tool NAME COMMAND...: one PASS/FAIL line from the exit status
+	name=$1
+	shift
+	"$@"
+	rc=$?
+	case $rc in
+	0) pass "$name" ;;
+	1) fail "$name (the defect showed)" ;;
+	*) fail "$name (exit $rc: setup failed or the fallback was not taken)" ;;
+	esac
+}
+
+fail_folios() { # as stage3.sh: the block's folio order fails, tasks that ask only
+	echo 4 >$FI/min-order
+	echo N >$FI/ignore-gfp-wait
+	echo N >$FI/ignore-gfp-highmem
+	echo Y >$FI/task-filter
+	echo 0 >$FI/verbose
+	echo 0 >$FI/space
+	echo 1 >$FI/interval
+	echo -1 >$FI/times
+	echo "$1" >$FI/probability
+}
+
+fail_folios 100
+truncate -s 1G /tmp/lb.img
+losetup $DEV /tmp/lb.img
+mkdir -p $MNT
+if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
+	fail "64 KiB-block XFS made and mounted"
+	finish
+	exit
+fi
+
+dmesg -c >/dev/null 2>&1
+tool "item 1: fallback read() of a hole while it is written through mmap: no EIO (${secs}s)" \
+	lb-read-vs-mkwrite $MNT/t1 "$secs" 2
+echo "dmesg 'Direct I/O collision' lines: $(dmesg | grep -c 'Direct I/O collision')"
+rm -f $MNT/t1
+tool "item 3: fallback write() from a buffer that is unmapped meanwhile: no EFAULT" \
+	lb-write-efault $MNT/t3 200
+rm -f $MNT/t3
+tool "item 4: fallback read-modify-write waits for in-flight AIO O_DIRECT writes" \
+	lb-rmw-vs-aio $MNT/t4 32 1
+rm -f $MNT/t4
+# The same without the fallback, for comparison (6.12's page cache path
+# has its own exposure here): printed, not asserted.
+lb-rmw-vs-aio $MNT/t4 32 0
+echo "lb-rmw-vs-aio without the fallback (page cache path): exit $? (not asserted)"
+rm -f $MNT/t4
+tool "item 5: after a shutdown, the on-disk size covers only written data" \
+	lb-crash-size $MNT/t5 $DEV $MNT
+rm -f $MNT/t5
+echo 0 >$FI/probability
+umount $MNT
+losetup -d $DEV
+rm -f /tmp/lb.img
+
+# Item 2: writes to never-written parts of the data device fail (sparse
+# backing file on a tmpfs that is then filled; the log on an external,
+# fully written device, metadata on disk by a remount first).
+T=/mnt/lbt
+M=/mnt/lbx
+D=/dev/loop4
+L=/dev/loop5
+mkdir -p $T $M
+item2() {
+	mount -t tmpfs -o size=256m tmpfs $T || return 2
+	truncate -s 1G $T/data.img
+	dd if=/dev/zero of=$T/log.img bs=1M count=128 2>/dev/null
+	losetup $D $T/data.img && losetup $L $T/log.img || return 2
+	mkfs.xfs -q -f -b size=65536 -l logdev=$L $D || return 2
+	mount -t xfs -o logdev=$L $D $M || return 2
+	lb-wb-error prepare $M/f || return 2
+	umount $M
+	mount -t xfs -o logdev=$L $D $M || return 2
+	dd if=/dev/zero of=$T/fill bs=64k 2>/dev/null
+	fail_folios 100
+	lb-wb-error run $M/f
+	rc=$?
+	echo 0 >$FI/probability
+	rm -f $T/fill
+	umount $M
+	losetup -d $D
+	losetup -d $L
+	umount $T
+	return $rc
+}
+tool "item 2: another range's writeback error stays with fsync(), not the fallback's read()/write()" item2
+finish
