@@ -8,7 +8,7 @@ ACCEL   ?= auto
 MEM     ?= 2G
 CPUS    ?= 2
 
-.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-harness check-patches \
+.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-harness check-patches \
 	bisect-check mutation-check bench bench-deferred clean distclean
 
 help:
@@ -21,6 +21,7 @@ help:
 	@echo "make boot STAGE=.. VARIANT=.. SCENARIO=.. [ACCEL=auto|tcg|kvm MEM=2G CPUS=2]"
 	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
 	@echo "make test-kernel-suites   slub/kfence/usercopy/KASAN KUnit: pristine vs top stage (always)"
+	@echo "make test-stress          large-block stress: mixed I/O, crash, punch, stress-ng at 10/30 % injection"
 	@echo "make bisect-check         build every patch of every stack in turn"
 	@echo "make check-patches        headers, Signed-off-by, checkpatch"
 
@@ -46,6 +47,9 @@ test: deps
 
 test-debug: deps
 	@qemu/test.sh debug
+
+test-stress: deps
+	@qemu/test.sh stress
 
 test-kernel-suites: deps
 	@configs/kernel-suites.sh

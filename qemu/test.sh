@@ -17,7 +17,7 @@ set -uo pipefail
 trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 
 mode=${1:-full}
-case "$mode" in full | debug) ;; *) die "test.sh: unknown mode '$mode' (full or debug)" ;; esac
+case "$mode" in full | debug | stress) ;; *) die "test.sh: unknown mode '$mode' (full, debug or stress)" ;; esac
 log=$VF_LOGS/test-$mode.log
 : >"$log"
 pass=0 fail=0 skip=0
@@ -132,6 +132,18 @@ boot_lbrace() {
 		--scenario lbrace --timeout "$timeout" --append "vf.race_secs=10 kunit.enable=0"
 }
 
+# boot_lbstress STAGE VARIANT [MODE PERCENT SECS]: mixed buffered, direct
+# and mmap I/O, a crash and punch/truncate on one 64 KiB-block XFS while
+# fail_minorder_folio fails PERCENT % of the large-block folios (short
+# mode by default; make test-stress runs the full one).
+boot_lbstress() {
+	local timeout=1200 smode=${3:-short} pct=${4:-20} secs=${5:-10}
+	[ "$2" = debug ] && timeout=3600
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1-$2" \
+		--name "test-$1-$2-lbstress${3:+-$smode-$pct}" --scenario lbstress --timeout "$timeout" \
+		--append "vf.stress=$smode vf.inject_pct=$pct vf.stress_secs=$secs kunit.enable=0"
+}
+
 # kconfig_aliasing STAGE: VFALLBACK cannot be enabled on an architecture
 # whose data caches alias (sparc64: Kconfig only, no compiler needed).
 kconfig_aliasing() {
@@ -205,6 +217,8 @@ if [ "$mode" = full ]; then
 			step "boot $top-$v (short vfbench run)" boot_bench "$top" "$v"
 			[ "$top" -ge 3 ] && [ "$v" = default ] &&
 				step "boot $top-$v (large-block races)" boot_lbrace "$top" "$v"
+			[ "$top" -ge 3 ] && [ "$v" = default ] &&
+				step "boot $top-$v (large-block stress, short)" boot_lbstress "$top" "$v"
 		done
 		# Preemption opens races that the voluntary model hides: the top
 		# always kernel once more with preempt=full, the atomic and slab
@@ -213,12 +227,37 @@ if [ "$mode" = full ]; then
 			step "boot $top-always preempt=full (vfallback_atomic, vfallback_slab)" boot_preempt_full "$top"
 		fi
 	fi
+elif [ "$mode" = stress ]; then
+	# The full large-block stress (make test-stress): stage-3 default and
+	# always kernels, 10 % and 30 % of the large-block folios failed,
+	# stress-ng's file stressors included, 60 s per timed part.
+	[ "$top" -ge 3 ] || die "test.sh stress: needs stage 3 (highest stage with patches: $top)"
+	for v in default always; do
+		step "build $top-$v" build_kernel "$top" "$v" || continue
+		for pct in 10 30; do
+			step "boot $top-$v (large-block stress, full, $pct %)" boot_lbstress "$top" "$v" full "$pct" 60
+		done
+	done
+	{
+		echo "# make test-stress, $(date -u +%F), TCG guest (2 GiB, 2 CPUs), 64 KiB-block XFS on a loop device"
+		echo "# per boot: kernel, injection percent, then the scenario's PASS/FAIL lines and counters"
+		for v in default always; do
+			for pct in 10 30; do
+				f=$VF_LOGS/test-$top-$v-lbstress-full-$pct.console.log
+				echo "== $top-$v, fail_minorder_folio $pct %"
+				[ -f "$f" ] && grep -E '^(PASS|FAIL|fio|crash|punch|stress-ng|scenario done)' "$f"
+			done
+		done
+	} >"$VF_TOP/results/stress.txt"
+	echo "summary: results/stress.txt" | tee -a "$log"
 else
 	if [ "$top" -ge 1 ]; then
 		step "build $top-debug" build_kernel "$top" debug &&
 			step "boot $top-debug (KUnit + stage$top scenario)" boot_stage "$top" debug
 		[ "$top" -ge 3 ] && [ -f "$VF_BUILD/kernels/bzImage-$top-debug" ] &&
 			step "boot $top-debug (large-block races)" boot_lbrace "$top" debug
+		[ "$top" -ge 3 ] && [ -f "$VF_BUILD/kernels/bzImage-$top-debug" ] &&
+			step "boot $top-debug (large-block stress, short)" boot_lbstress "$top" debug
 	else
 		step "build plain-debug" build_kernel plain debug &&
 			step "boot plain-debug (smoke)" boot_smoke plain-debug
