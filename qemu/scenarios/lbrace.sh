@@ -68,6 +68,34 @@ rm -f $MNT/t4
 tool "item 5: after a shutdown, the on-disk size covers only written data" \
 	lb-crash-size $MNT/t5 $DEV $MNT
 rm -f $MNT/t5
+# Item 7 (smaller): a write served by the fallback counts its bytes once
+# in XFS's xs_write_bytes (the direct write's completion counted them
+# too), and a synchronous write (here: a file system mounted -o sync, so
+# IS_SYNC() holds for every inode) is synced once (the direct write
+# synced at its completion, then the buffered write's generic_write_sync()).
+xpc_write() { awk '$1 == "xpc" { print $3 }' /proc/fs/xfs/stat; }
+w0=$(xpc_write) f0=$(vmstat vfallback_io_write)
+(echo 1 >/proc/self/make-it-fail && exec xfs_io -f -c "pwrite -q 0 65536" $MNT/t7)
+w=$(( $(xpc_write) - w0 )) f=$(( $(vmstat vfallback_io_write) - f0 ))
+echo "item 7: one 64 KiB write, $f through the fallback: xs_write_bytes +$w"
+check "item 7: a fallback write counts its bytes once in xs_write_bytes" test "$f" = 1 -a "$w" = 65536
+rm -f $MNT/t7
+TR=/sys/kernel/debug/tracing
+umount $MNT
+if ! mount -t xfs -o sync $DEV $MNT || [ ! -f $TR/events/xfs/xfs_file_fsync/enable ]; then
+	fail "item 7: mount -o sync and the tracepoint xfs:xfs_file_fsync"
+else
+	echo >$TR/trace
+	echo 1 >$TR/events/xfs/xfs_file_fsync/enable
+	f0=$(vmstat vfallback_io_write)
+	(echo 1 >/proc/self/make-it-fail && exec xfs_io -f -c "pwrite -q 0 65536" $MNT/t7s)
+	f=$(( $(vmstat vfallback_io_write) - f0 ))
+	echo 0 >$TR/events/xfs/xfs_file_fsync/enable
+	n=$(grep -c 'xfs_file_fsync:' $TR/trace)
+	echo "item 7: one 64 KiB write on a -o sync mount, $f through the fallback: $n xfs_file_fsync events"
+	check "item 7: a synchronous fallback write is synced once" test "$f" = 1 -a "$n" = 1
+	rm -f $MNT/t7s
+fi
 echo 0 >$FI/probability
 umount $MNT
 losetup -d $DEV
