@@ -230,12 +230,12 @@ if [ "$mode" = full ]; then
 elif [ "$mode" = stress ]; then
 	# The full large-block stress (make test-stress): stage-3 default and
 	# always kernels, 10 % and 30 % of the large-block folios failed,
-	# stress-ng's file stressors included, 60 s per timed part.
+	# stress-ng's file stressors included, 30 s per timed part.
 	[ "$top" -ge 3 ] || die "test.sh stress: needs stage 3 (highest stage with patches: $top)"
 	for v in default always; do
 		step "build $top-$v" build_kernel "$top" "$v" || continue
 		for pct in 10 30; do
-			step "boot $top-$v (large-block stress, full, $pct %)" boot_lbstress "$top" "$v" full "$pct" 60
+			step "boot $top-$v (large-block stress, full, $pct %)" boot_lbstress "$top" "$v" full "$pct" 30
 		done
 	done
 	{
