@@ -95,7 +95,8 @@ boot_stage() {
 	# the SLUB-debug free checks run in the other variants.
 	if [ "$var" = debug ]; then
 		skips=(--allow-skip 'vfallback_slab/vfallback_test_slab_debug_redzone_free'
-			--allow-skip 'vfallback_slab/vfallback_test_slab_debug_poison')
+			--allow-skip 'vfallback_slab/vfallback_test_slab_debug_poison'
+			--allow-skip 'vfallback_slab/vfallback_test_slab_reclaimed_pages')
 	else
 		skips=(--allow-skip 'vfallback_slab/vfallback_test_slab_gfp_nofs_noio')
 	fi
