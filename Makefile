@@ -8,7 +8,7 @@ ACCEL   ?= auto
 MEM     ?= 2G
 CPUS    ?= 2
 
-.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-harness check-patches \
+.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-harness check-patches \
 	bisect-check mutation-check bench bench-deferred clean distclean
 
 help:
@@ -22,6 +22,7 @@ help:
 	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
 	@echo "make test-kernel-suites   slub/kfence/usercopy/KASAN KUnit: pristine vs top stage (always)"
 	@echo "make test-stress          large-block stress: mixed I/O, crash, punch, stress-ng at 10/30 % injection"
+	@echo "make test-lbfault         large-block faults under forced failure: plain (recorded) vs stage 3"
 	@echo "make bisect-check         build every patch of every stack in turn"
 	@echo "make check-patches        headers, Signed-off-by, checkpatch"
 
@@ -50,6 +51,9 @@ test-debug: deps
 
 test-stress: deps
 	@qemu/test.sh stress
+
+test-lbfault: deps
+	@qemu/test.sh lbfault
 
 test-kernel-suites: deps
 	@configs/kernel-suites.sh

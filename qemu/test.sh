@@ -17,7 +17,7 @@ set -uo pipefail
 trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 
 mode=${1:-full}
-case "$mode" in full | debug | stress) ;; *) die "test.sh: unknown mode '$mode' (full, debug or stress)" ;; esac
+case "$mode" in full | debug | stress | lbfault) ;; *) die "test.sh: unknown mode '$mode' (full, debug, stress or lbfault)" ;; esac
 log=$VF_LOGS/test-$mode.log
 : >"$log"
 pass=0 fail=0 skip=0
@@ -145,6 +145,18 @@ boot_lbstress() {
 		--append "vf.stress=$smode vf.inject_pct=$pct vf.stress_secs=$secs kunit.enable=0"
 }
 
+# boot_lbfault KERNEL [MODE RECORD]: page faults and zeroing on large
+# blocks with every allocation of order >= 4 failing (issue 17): the
+# reserve (lb_reserve=16M at boot), eviction into it, SIGBUS when it is
+# spent by design; RECORD=1 (plain 6.12) records instead of asserting.
+boot_lbfault() {
+	local timeout=1500 lmode=${2:-short} rec=${3:-0}
+	case $1 in *debug) timeout=4000 ;; esac
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" \
+		--name "test-$1-lbfault-$lmode" --scenario lbfault --timeout "$timeout" \
+		--append "lb_reserve=16M hung_task_timeout_secs=30 vf.lbfault=$lmode vf.lbfault_record=$rec kunit.enable=0"
+}
+
 # kconfig_aliasing STAGE: VFALLBACK cannot be enabled on an architecture
 # whose data caches alias (sparc64: Kconfig only, no compiler needed).
 kconfig_aliasing() {
@@ -220,6 +232,8 @@ if [ "$mode" = full ]; then
 				step "boot $top-$v (large-block races)" boot_lbrace "$top" "$v"
 			[ "$top" -ge 3 ] && [ "$v" = default ] &&
 				step "boot $top-$v (large-block stress, short)" boot_lbstress "$top" "$v"
+			[ "$top" -ge 3 ] &&
+				step "boot $top-$v (large-block faults and zeroing, forced failure)" boot_lbfault "$top-$v"
 		done
 		# Preemption opens races that the voluntary model hides: the top
 		# always kernel once more with preempt=full, the atomic and slab
@@ -251,6 +265,27 @@ elif [ "$mode" = stress ]; then
 		done
 	} >"$VF_TOP/results/stress.txt"
 	echo "summary: results/stress.txt" | tee -a "$log"
+elif [ "$mode" = lbfault ]; then
+	# Issue 17 side by side (make test-lbfault): plain 6.12 (recorded,
+	# time limits end its livelocks) and the stage-3 kernels, 16, 32 and
+	# 64 KiB blocks, every allocation of order >= 4 failing.
+	[ "$top" -ge 3 ] || die "test.sh lbfault: needs stage 3 (highest stage with patches: $top)"
+	step "build plain-default" build_kernel plain default &&
+		step "boot plain-default (large-block faults, recorded)" boot_lbfault plain-default full 1
+	for v in default always; do
+		step "build $top-$v" build_kernel "$top" "$v" &&
+			step "boot $top-$v (large-block faults and zeroing, full)" boot_lbfault "$top-$v" full
+	done
+	{
+		echo "# make test-lbfault, $(date -u +%F), TCG guest (2 GiB, 2 CPUs), XFS on a loop device,"
+		echo "# every allocation of order >= 4 failing (fail_page_alloc) from before the mount, lb_reserve=16M"
+		for k in plain-default $top-default $top-always; do
+			f=$VF_LOGS/test-$k-lbfault-full.console.log
+			echo "== $k"
+			[ -f "$f" ] && grep -E '^(PASS|FAIL|RECORDED|bs=|kernel:|reserve|lb_reserve|scenario done)' "$f"
+		done
+	} >"$VF_TOP/results/lbfault.txt"
+	echo "summary: results/lbfault.txt" | tee -a "$log"
 else
 	if [ "$top" -ge 1 ]; then
 		step "build $top-debug" build_kernel "$top" debug &&
@@ -259,6 +294,8 @@ else
 			step "boot $top-debug (large-block races)" boot_lbrace "$top" debug
 		[ "$top" -ge 3 ] && [ -f "$VF_BUILD/kernels/bzImage-$top-debug" ] &&
 			step "boot $top-debug (large-block stress, short)" boot_lbstress "$top" debug
+		[ "$top" -ge 3 ] && [ -f "$VF_BUILD/kernels/bzImage-$top-debug" ] &&
+			step "boot $top-debug (large-block faults and zeroing)" boot_lbfault "$top-debug"
 	else
 		step "build plain-debug" build_kernel plain debug &&
 			step "boot plain-debug (smoke)" boot_smoke plain-debug

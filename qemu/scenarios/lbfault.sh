@@ -1,0 +1,217 @@
+# Large blocks that never livelock (issue 17): page faults and the paths
+# that need a large-block folio with no way around it (EOF zeroing,
+# truncate, punch/zero inside a block) on XFS with 64 KiB (and in full
+# mode 16 and 32 KiB) blocks, while every allocation of order >= 4 (64 KiB)
+# fails in the page allocator from before the mount (fail_page_alloc,
+# no task filter), so that only the large-block reserve (lb_reserve=, set
+# up at boot), the eviction of other large-block folios into it, and the
+# defined failure are left:
+#  1. fio ioengine=mmap, random 16 KiB writes to a file twice the size of
+#     the reserve, shared mapping, crc32c verify through the mapping;
+#  2. a program run from the file system (busybox copied there, caches
+#     dropped): its text and data come in by page faults;
+#  3. pwrite past a cold EOF block, truncate inside a cold block and
+#     extend, fpunch and fzero inside cold blocks, sendfile and cp of a
+#     cold file: each succeeds (no ENOMEM) and the file is byte for byte
+#     what the same commands give on tmpfs;
+#  4. (64 KiB) the reserve spent by design: a mapping locked on fault
+#     (mlock2 MLOCK_ONFAULT) larger than the reserve is read block by
+#     block: the first fault the reserve cannot serve ends with SIGBUS
+#     within the stated bound (1 s of waiting), get_user_pages() on that
+#     block with EFAULT; after munlock and a cache drop the evicted blocks
+#     refill the reserve (the allocator still fails everything).
+# The hung-task detector is armed (30 s) and must stay silent, and the
+# kernel must not print "Retrying PF". On a kernel without the reserve
+# (plain 6.12) the same steps run under time limits and what they do is
+# recorded (vf.lbfault_record=1), not asserted.
+. /results/scenarios/common.lib
+FP=/sys/kernel/debug/fail_page_alloc
+DEV=/dev/loop2
+MNT=/mnt/xfs
+arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
+mode=$(arg lbfault)
+mode=${mode:-short}
+record=$(arg lbfault_record)
+record=${record:-0}
+T=${T:-240}	# the time limit of each workload (a livelock ends there)
+bss=65536
+[ "$mode" = full ] && bss="16384 32768 65536"
+RES=/sys/kernel/debug/lb_reserve
+OUTF=$VF_OUT/lbfault.txt
+: >"$OUTF"
+
+# On a kernel without the mechanism, record instead of asserting.
+expect() { # expect NAME COMMAND...
+	name=$1
+	shift
+	if "$@"; then
+		pass "$name"
+	elif [ "$record" = 1 ]; then
+		echo "RECORDED (not asserted): $name: no"
+	else
+		fail "$name"
+	fi
+}
+force() { # force 1|0: every allocation of order >= 4 fails, or none
+	echo 0 >$FP/verbose
+	echo N >$FP/task-filter
+	echo 4 >$FP/min-order
+	echo 0 >$FP/space
+	echo 1 >$FP/interval
+	echo -1 >$FP/times
+	echo N >$FP/ignore-gfp-wait
+	echo N >$FP/ignore-gfp-highmem
+	echo $((100 * $1)) >$FP/probability
+}
+CTRS="minorder_alloc_nostall minorder_alloc_reserve minorder_alloc_direct minorder_alloc_evict minorder_alloc_fail minorder_fault_sigbus lb_reserve_catch lb_reserve_take filemap_minorder_fail vfallback_io_read vfallback_io_write"
+c_snap() { for c in $CTRS; do eval "c0_$c=$(vmstat $c)"; done; }
+c_show() { # c_show: the counters that moved since c_snap
+	s=
+	for c in $CTRS; do
+		eval "d=\$(( \$(vmstat $c) - c0_$c ))"
+		eval "d_$c=$d"
+		[ "$d" != 0 ] && s="$s $c=$d"
+	done
+	echo "${s# }"
+}
+res_pages() { awk '/^node 0 /{ print $6 }' $RES 2>/dev/null; }
+res_target() { awk '/^node 0 /{ print $4 }' $RES 2>/dev/null; }
+
+[ -d $FP ] || { fail "fail_page_alloc in debugfs"; finish; exit; }
+echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null ||
+	echo "note: no hung-task detector"
+dmesg -c >/dev/null
+if [ -f $RES ]; then
+	echo "lb_reserve at boot: $(cat $RES)"
+	check "the reserve was filled at boot (lb_reserve=)" test "$(res_pages)" = "$(res_target)" -a "$(res_pages)" -gt 0
+fi
+truncate -s 3G /tmp/lb.img
+losetup $DEV /tmp/lb.img
+mkdir -p $MNT /tmp/ref
+
+for bs in $bss; do
+	echo "==== ${bs}-byte blocks, every allocation of order >= 4 failing"
+	force 0
+	if ! mkfs.xfs -q -f -b size=$bs $DEV; then
+		fail "mkfs.xfs -b size=$bs"
+		continue
+	fi
+	force 1
+	if ! mount -t xfs $DEV $MNT; then
+		force 0
+		fail "mount of $bs-byte-block XFS with order >= 4 failing"
+		continue
+	fi
+	res=$(res_target)
+	res=${res:-2048}
+	size=$((res * 4096 * 2))
+
+	# ---- 1. fio mmap random writes, verified through the mapping
+	c_snap
+	t0=$(date +%s)
+	timeout -s KILL $T fio --name=mmapw --filename=$MNT/fio --size=$size --ioengine=mmap \
+		--rw=randwrite --bs=16k --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--randrepeat=1 --output=/tmp/fio.out >/dev/null 2>&1
+	rc=$?
+	t=$(( $(date +%s) - t0 ))
+	errs=$(grep -o 'err= *[0-9]*' /tmp/fio.out | head -1)
+	ctr=$(c_show)
+	echo "bs=$bs fio-mmap rc=$rc secs=$t $errs $ctr" | tee -a "$OUTF"
+	[ $rc = 137 ] && echo "bs=$bs fio-mmap: killed at the time limit of $T s (livelock)" | tee -a "$OUTF"
+	expect "bs=$bs: fio mmap write+verify of $((size >> 20)) MiB completes with verified data" test $rc = 0
+	if [ "$bs" = 65536 ] && [ "$record" != 1 ]; then
+		check "bs=$bs: the faults were served by the reserve and by eviction into it" \
+			test $((d_minorder_alloc_reserve + d_minorder_alloc_evict)) -gt 0 -a "$d_minorder_fault_sigbus" = 0
+	fi
+
+	# ---- 2. a program run from the large-block file system
+	cp /bin/busybox $MNT/bb && sync
+	echo 3 >/proc/sys/vm/drop_caches
+	c_snap
+	want=$(busybox sha256sum /bin/busybox | cut -d' ' -f1)
+	got=$(timeout -s KILL 120 $MNT/bb sha256sum $MNT/bb 2>/dev/null | cut -d' ' -f1)
+	rc=$?
+	echo "bs=$bs exec rc=$rc $(c_show)" | tee -a "$OUTF"
+	expect "bs=$bs: a program run from the file system works" test "$got" = "$want"
+
+	# ---- 3. the paths with no way around a folio, each on cold blocks
+	c_snap
+	bad=0
+	for op in eof truncate fpunch fzero sendfile cp; do
+		f=$MNT/p-$op r=/tmp/ref/p-$op
+		rm -f $f $r
+		for x in $f $r; do
+			xfs_io -f -c "pwrite -q -S 0x11 0 100000" -c "pwrite -q -S 0x33 131072 131072" -c fsync $x
+		done
+		echo 3 >/proc/sys/vm/drop_caches
+		case $op in
+		eof) cmd="pwrite -q -S 0x22 300000 1000" ;;
+		truncate) cmd="truncate 150000" ;;
+		fpunch) cmd="fpunch 70000 8192" ;;
+		fzero) cmd="fzero 140000 5000" ;;
+		esac
+		case $op in
+		sendfile)
+			out=$(timeout -s KILL 120 xfs_io -f -c "sendfile -q -i $f 0 262144" $f.copy 2>&1)
+			rc=$?; f=$f.copy ;;
+		cp)
+			out=$(timeout -s KILL 120 cp $f $f.copy 2>&1)
+			rc=$?; f=$f.copy ;;
+		*)
+			out=$(timeout -s KILL 120 xfs_io -c "$cmd" $f 2>&1)
+			rc=$?
+			xfs_io -c "$cmd" $r
+			[ $op = truncate ] && xfs_io -c "truncate 200000" $f $r ;;
+		esac
+		[ -n "$out" ] && rc=$((rc + 1000))
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		if [ $rc != 0 ] || ! cmp -s $f $r; then
+			bad=$((bad + 1))
+			echo "bs=$bs $op: rc=$rc '$out' $(cmp $f $r 2>&1 | head -1)" | tee -a "$OUTF"
+		fi
+	done
+	echo "bs=$bs item-3 paths: $bad of 6 wrong $(c_show)" | tee -a "$OUTF"
+	expect "bs=$bs: EOF zeroing, truncate, fpunch, fzero, sendfile, cp on cold blocks: no error, same bytes as tmpfs" test $bad = 0
+
+	# ---- 4. the reserve spent by design: SIGBUS in bounded time
+	if [ "$bs" = 65536 ] && [ -f $RES ]; then
+		rm -f $MNT/fio $MNT/p-* $MNT/bb
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		xfs_io -f -c "pwrite -q -b 1m 0 $((size / 2 + 4194304))" -c fsync $MNT/locked
+		echo 3 >/proc/sys/vm/drop_caches
+		c_snap
+		before=$(res_pages)
+		out=$(timeout -s KILL 120 lb-sigbus $MNT/locked $((size / 2 + 4194304)) $MNT/direct)
+		rc=$?
+		echo "bs=$bs lb-sigbus rc=$rc $out (reserve pages before: $before) $(c_show)" | tee -a "$OUTF"
+		ms=$(echo "$out" | sed -n 's/.*sigbus_ms=\([0-9]*\).*/\1/p')
+		check "a fault the reserve cannot serve ends with SIGBUS (not a retry loop)" \
+			test $rc = 0 -a -n "$ms" -a "$(echo "$out" | sed -n 's/.*sigbus=\([01]\).*/\1/p')" = 1
+		check "... within 5 s (two attempts of the fault, 1 s of waiting each)" test "${ms:-99999}" -le 5000
+		check "... and counted (minorder_fault_sigbus)" test "$d_minorder_fault_sigbus" -ge 1
+		check "get_user_pages() on that block fails with EFAULT" \
+			test "$(echo "$out" | sed -n 's/.*direct_errno=\([0-9]*\).*/\1/p')" = 14
+		rm -f $MNT/locked $MNT/direct
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		sleep 1
+		echo "reserve after munlock and drop_caches: $(cat $RES)" | tee -a "$OUTF"
+		check "evicted large-block folios refill the reserve (the allocator failing everything)" \
+			test "$(res_pages)" = "$(res_target)"
+	fi
+	force 0
+	umount $MNT
+	check "bs=$bs: xfs_repair -n clean" xfs_repair -n $DEV >/dev/null 2>&1
+done
+losetup -d $DEV
+
+hung=$(dmesg | grep -c 'blocked for more than' || true)
+retry=$(dmesg | grep -c 'Retrying PF' || true)
+msgs=$(dmesg | grep -c 'KiB folio for' || true)
+echo "kernel: hung-task reports $hung, 'Retrying PF' $retry, failure messages $msgs" | tee -a "$OUTF"
+dmesg | grep -E 'blocked for more than|Retrying PF|KiB folio for' | head -5
+expect "no hung-task report" test "$hung" = 0
+expect "no 'VM_FAULT_OOM leaked out ... Retrying PF'" test "$retry" = 0
+finish
