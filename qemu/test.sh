@@ -154,7 +154,7 @@ boot_lbfault() {
 	case $1 in *debug) timeout=4000 ;; esac
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" \
 		--name "test-$1-lbfault-$lmode" --scenario lbfault --timeout "$timeout" \
-		--append "lb_reserve=16M hung_task_timeout_secs=30 vf.lbfault=$lmode vf.lbfault_record=$rec kunit.enable=0"
+		--append "lb_reserve=16M vf.lbfault=$lmode vf.lbfault_record=$rec kunit.enable=0"
 }
 
 # kconfig_aliasing STAGE: VFALLBACK cannot be enabled on an architecture
