@@ -145,16 +145,17 @@ boot_lbstress() {
 		--append "vf.stress=$smode vf.inject_pct=$pct vf.stress_secs=$secs kunit.enable=0"
 }
 
-# boot_lbfault KERNEL [MODE RECORD]: page faults and zeroing on large
+# boot_lbfault KERNEL [MODE RECORD LIMIT]: page faults and zeroing on large
 # blocks with every allocation of order >= 4 failing (issue 17): the
 # reserve (lb_reserve=16M at boot), eviction into it, SIGBUS when it is
-# spent by design; RECORD=1 (plain 6.12) records instead of asserting.
+# spent by design; RECORD=1 (plain 6.12) records instead of asserting;
+# LIMIT: seconds a workload may take (240; a livelock ends there).
 boot_lbfault() {
-	local timeout=1500 lmode=${2:-short} rec=${3:-0}
+	local timeout=1500 lmode=${2:-short} rec=${3:-0} limit=${4:-240}
 	case $1 in *debug) timeout=4000 ;; esac
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" \
 		--name "test-$1-lbfault-$lmode" --scenario lbfault --timeout "$timeout" \
-		--append "lb_reserve=16M vf.lbfault=$lmode vf.lbfault_record=$rec kunit.enable=0"
+		--append "lb_reserve=16M vf.lbfault=$lmode vf.lbfault_record=$rec vf.lbfault_limit=$limit kunit.enable=0"
 }
 
 # kconfig_aliasing STAGE: VFALLBACK cannot be enabled on an architecture
@@ -271,7 +272,7 @@ elif [ "$mode" = lbfault ]; then
 	# 64 KiB blocks, every allocation of order >= 4 failing.
 	[ "$top" -ge 3 ] || die "test.sh lbfault: needs stage 3 (highest stage with patches: $top)"
 	step "build plain-default" build_kernel plain default &&
-		step "boot plain-default (large-block faults, recorded)" boot_lbfault plain-default full 1
+		step "boot plain-default (large-block faults, recorded)" boot_lbfault plain-default full 1 120
 	for v in default always; do
 		step "build $top-$v" build_kernel "$top" "$v" &&
 			step "boot $top-$v (large-block faults and zeroing, full)" boot_lbfault "$top-$v" full

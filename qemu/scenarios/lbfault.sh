@@ -33,7 +33,8 @@ mode=$(arg lbfault)
 mode=${mode:-short}
 record=$(arg lbfault_record)
 record=${record:-0}
-T=${T:-240}	# the time limit of each workload (a livelock ends there)
+T=$(arg lbfault_limit)	# the time limit of each workload (a livelock ends there)
+T=${T:-240}
 bss=65536
 [ "$mode" = full ] && bss="16384 32768 65536"
 RES=/sys/kernel/debug/lb_reserve
@@ -129,7 +130,7 @@ for bs in $bss; do
 	echo 3 >/proc/sys/vm/drop_caches
 	c_snap
 	want=$(busybox sha256sum /bin/busybox | cut -d' ' -f1)
-	got=$(timeout -s KILL 120 $MNT/bb sha256sum $MNT/bb 2>/dev/null | cut -d' ' -f1)
+	got=$(timeout -s KILL $T $MNT/bb sha256sum $MNT/bb 2>/dev/null | cut -d' ' -f1)
 	rc=$?
 	echo "bs=$bs exec rc=$rc $(c_show)" | tee -a "$OUTF"
 	expect "bs=$bs: a program run from the file system works" test "$got" = "$want"
