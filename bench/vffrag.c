@@ -41,7 +41,9 @@
  * allocations of those orders measure a cheap OOM path here.
  *
  * Strict mode ("strict on" to debugfs vffrag/control, "strict off" to
- * end it) releases nothing for the process that turned it on (the
+ * end it; "strict tree on" includes the descendants of that process, for
+ * a workload of several processes such as fio's) releases nothing for the
+ * process that turned it on (the
  * benchmark's measurement loop, whose allocations run in its write()
  * calls): the notifier only counts the call, and the OOM killer then does
  * what it would do on a real system. Nothing in that loop is meant to need
@@ -97,6 +99,7 @@ static atomic_long_t vff_mop_blocks;	/* order >= 1 blocks split by mop-ups */
 static atomic_long_t vff_mop_kept;	/* pages the mop-ups kept */
 static atomic_long_t vff_refrags;
 static bool vff_strict;	/* release nothing on OOM for vff_strict_tgid */
+static bool vff_strict_tree;	/* ... and for its descendants */
 static pid_t vff_strict_tgid;
 static atomic_long_t vff_strict_rescued = ATOMIC_LONG_INIT(0);
 static atomic_long_t vff_oom_calls;
@@ -358,6 +361,28 @@ static void vff_mop_up(void)
 	mutex_unlock(&vff_mop_lock);
 }
 
+/* Is current the strict process, or (strict tree) one of its descendants? */
+static bool vff_strict_current(void)
+{
+	pid_t tgid = READ_ONCE(vff_strict_tgid);
+	struct task_struct *t;
+	bool ret = false;
+
+	if (current->tgid == tgid)
+		return true;
+	if (!READ_ONCE(vff_strict_tree))
+		return false;
+	rcu_read_lock();
+	for (t = current; t->pid > 1; t = rcu_dereference(t->real_parent)) {
+		if (t->tgid == tgid) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 /* Instead of a kill: give back a batch of held pages, and count it. */
 static int vff_oom_notify(struct notifier_block *nb, unsigned long action,
 			  void *parm)
@@ -366,7 +391,7 @@ static int vff_oom_notify(struct notifier_block *nb, unsigned long action,
 	LIST_HEAD(list);
 
 	if (READ_ONCE(vff_strict)) {
-		if (current->tgid == READ_ONCE(vff_strict_tgid)) {
+		if (vff_strict_current()) {
 			atomic_long_inc(&vff_oom_calls);
 			pr_info_ratelimited("out of memory in strict mode: nothing released\n");
 			return NOTIFY_OK;
@@ -411,26 +436,29 @@ DEFINE_SHOW_ATTRIBUTE(vff_status);
 static ssize_t vff_control_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	char buf[16], *cmd;
+	char buf[24], *cmd;
 
 	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count)) {
-		pr_warn("control: expected 'refrag', 'strict on' or 'strict off'\n");
+		pr_warn("control: expected 'refrag', 'strict on', 'strict tree on' or 'strict off'\n");
 		return -EINVAL;
 	}
 	buf[count] = '\0';
 	cmd = strim(buf);
-	if (!strcmp(cmd, "strict on") || !strcmp(cmd, "strict off")) {
+	if (!strcmp(cmd, "strict on") || !strcmp(cmd, "strict off") ||
+	    !strcmp(cmd, "strict tree on")) {
 		WRITE_ONCE(vff_strict_tgid, current->tgid);
-		WRITE_ONCE(vff_strict, cmd[8] == 'n');
+		WRITE_ONCE(vff_strict_tree, !strcmp(cmd, "strict tree on"));
+		WRITE_ONCE(vff_strict, strcmp(cmd, "strict off") != 0);
 		if (vff_strict)
-			pr_info("strict mode on: OOM releases nothing for %s (%d)\n",
-				current->comm, current->tgid);
+			pr_info("strict mode on: OOM releases nothing for %s (%d)%s\n",
+				current->comm, current->tgid,
+				vff_strict_tree ? " and its descendants" : "");
 		else
 			pr_info("strict mode off\n");
 		return count;
 	}
 	if (strcmp(cmd, "refrag")) {
-		pr_warn("control: unknown command '%s' (expected 'refrag', 'strict on' or 'strict off')\n",
+		pr_warn("control: unknown command '%s' (expected 'refrag', 'strict on', 'strict tree on' or 'strict off')\n",
 			cmd);
 		return -EINVAL;
 	}

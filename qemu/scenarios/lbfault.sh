@@ -19,7 +19,10 @@
 #     block: the first fault the reserve cannot serve ends with SIGBUS
 #     within the stated bound (1 s of waiting), get_user_pages() on that
 #     block with EFAULT; after munlock and a cache drop the evicted blocks
-#     refill the reserve (the allocator still fails everything).
+#     refill the reserve (the allocator still fails everything);
+#  5. (full mode) no forced failure but unmovable fragmentation (vffrag)
+#     with its OOM rescue off for the workload ("strict tree on"): fio mmap
+#     verify and a program run, on 16, 32 and 64 KiB blocks.
 # The hung-task detector is armed (30 s) and must stay silent, and the
 # kernel must not print "Retrying PF". On a kernel without the reserve
 # (plain 6.12) the same steps run under time limits and what they do is
@@ -206,6 +209,49 @@ for bs in $bss; do
 	umount $MNT
 	check "bs=$bs: xfs_repair -n clean" xfs_repair -n $DEV >/dev/null 2>&1
 done
+
+# ---- 5. (full mode) under unmovable fragmentation, without OOM rescue
+# for the workload: vffrag pins every other page; "strict tree on" makes
+# its OOM notifier release nothing for the shell below and its children.
+FRAG=/sys/kernel/debug/vffrag
+if [ "$mode" = full ] && [ -f "$VF_IN/vffrag.ko" ]; then
+	force 0
+	if insmod "$VF_IN/vffrag.ko" keep_mb=384 && [ -f $FRAG/status ]; then
+		echo 3 >/proc/sys/vm/drop_caches
+		echo 1 >/proc/sys/vm/compact_memory
+		echo refrag >$FRAG/control
+		for bs in 16384 32768 65536; do
+			echo "==== ${bs}-byte blocks under unmovable fragmentation, no OOM rescue"
+			mkfs.xfs -q -f -b size=$bs $DEV && mount -t xfs $DEV $MNT ||
+				{ fail "unmovable: mkfs and mount, bs=$bs"; continue; }
+			echo refrag >$FRAG/control
+			cat /proc/buddyinfo | head -3
+			oc0=$(sed -n 's/.*oom_calls=\([0-9]*\).*/\1/p' $FRAG/status)
+			c_snap
+			t0=$(date +%s)
+			(
+				echo "strict tree on" >$FRAG/control
+				timeout -s KILL $T fio --name=mmapw --filename=$MNT/fio --size=32m --ioengine=mmap \
+					--rw=randwrite --bs=16k --verify=crc32c --do_verify=1 --verify_fatal=1 \
+					--randrepeat=1 --output=/tmp/fio.out >/dev/null 2>&1 || exit $?
+				cp /bin/busybox $MNT/bb && sync && echo 3 >/proc/sys/vm/drop_caches &&
+					timeout -s KILL $T $MNT/bb true || exit 200
+			)
+			rc=$?
+			echo "strict off" >$FRAG/control
+			t=$(( $(date +%s) - t0 ))
+			oc=$(( $(sed -n 's/.*oom_calls=\([0-9]*\).*/\1/p' $FRAG/status) - oc0 ))
+			kills=$(dmesg | grep -c 'Killed process' || true)
+			echo "bs=$bs unmovable fio-mmap+exec rc=$rc secs=$t oom_calls=$oc oom_kills_so_far=$kills $(c_show)" | tee -a "$OUTF"
+			[ $rc = 137 ] && echo "bs=$bs unmovable: killed at the time limit of $T s (livelock)" | tee -a "$OUTF"
+			expect "bs=$bs, unmovable, no OOM rescue: fio mmap write+verify and a program from the file system complete" test $rc = 0
+			umount $MNT
+		done
+		rmmod vffrag
+	else
+		fail "insmod vffrag.ko"
+	fi
+fi
 losetup -d $DEV
 
 hung=$(dmesg | grep -c 'blocked for more than' || true)
