@@ -151,9 +151,14 @@ boot_lbstress() {
 # spent by design; RECORD=1 (plain 6.12) records instead of asserting;
 # LIMIT: seconds a workload may take (240; a livelock ends there).
 boot_lbfault() {
-	local timeout=1500 lmode=${2:-short} rec=${3:-0} limit=${4:-240}
+	local timeout=1500 lmode=${2:-short} rec=${3:-0} limit=${4:-240} mods ins=()
 	case $1 in *debug) timeout=4000 ;; esac
-	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" \
+	if [ "$lmode" = full ]; then
+		timeout=3600
+		mods=$(vf_build_modules "${1%-*}" "${1##*-}") || return 1
+		ins=(--in "$mods/vffrag.ko")
+	fi
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" "${ins[@]}" \
 		--name "test-$1-lbfault-$lmode" --scenario lbfault --timeout "$timeout" \
 		--append "lb_reserve=16M vf.lbfault=$lmode vf.lbfault_record=$rec vf.lbfault_limit=$limit kunit.enable=0"
 }
