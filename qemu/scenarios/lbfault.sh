@@ -8,6 +8,7 @@
 # defined failure are left:
 #  1. fio ioengine=mmap, random 16 KiB writes to a file twice the size of
 #     the reserve, shared mapping, crc32c verify through the mapping;
+#     stress-ng's file-backed mmap stressor with --verify;
 #  2. a program run from the file system (busybox copied there, caches
 #     dropped): its text and data come in by page faults;
 #  3. pwrite past a cold EOF block, truncate inside a cold block and
@@ -138,6 +139,16 @@ for bs in $bss; do
 		check "bs=$bs: the faults were served by the reserve and by eviction into it" \
 			test $((d_minorder_alloc_reserve + d_minorder_alloc_evict)) -gt 0 -a "$d_minorder_fault_sigbus" = 0
 	fi
+
+	# ---- 1b. stress-ng's file-backed mmap stressor, verified
+	c_snap
+	t0=$(date +%s)
+	timeout -s KILL $((T + 60)) stress-ng --mmap 2 --mmap-file --mmap-bytes 8m --verify \
+		--temp-path $MNT --timeout 20 --metrics-brief >/tmp/sng.out 2>&1
+	rc=$?
+	t=$(( $(date +%s) - t0 ))
+	echo "bs=$bs stress-ng-mmap rc=$rc secs=$t $(grep -E 'fail|error|SIGBUS' /tmp/sng.out | head -2 | tr '\n' ' ') $(c_show)" | tee -a "$OUTF"
+	expect "bs=$bs: stress-ng --mmap --mmap-file --verify completes" test $rc = 0
 
 	# ---- 2. a program run from the large-block file system
 	echo 3 >/proc/sys/vm/drop_caches
