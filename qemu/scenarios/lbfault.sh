@@ -79,6 +79,8 @@ c_show() { # c_show: the counters that moved since c_snap
 	done
 	echo "${s# }"
 }
+# What a time limit left behind (stress-ng's workers): killed before umount.
+reap() { pkill -9 -x stress-ng 2>/dev/null; pkill -9 -x fio 2>/dev/null; sleep 1; }
 res_pages() { awk '/^node 0 /{ print $6 }' $RES 2>/dev/null; }
 res_target() { awk '/^node 0 /{ print $4 }' $RES 2>/dev/null; }
 
@@ -125,7 +127,7 @@ for bs in $bss; do
 	# ---- 1. fio mmap random writes, verified through the mapping
 	c_snap
 	t0=$(date +%s)
-	timeout -s KILL $T fio --name=mmapw --filename=$MNT/fio --size=$size --ioengine=mmap \
+	timeout -s KILL $T fio --thread --name=mmapw --filename=$MNT/fio --size=$size --ioengine=mmap \
 		--rw=randwrite --bs=16k --verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--randrepeat=1 --output=/tmp/fio.out >/dev/null 2>&1
 	rc=$?
@@ -226,7 +228,8 @@ for bs in $bss; do
 			test "$(res_pages)" = "$(res_target)"
 	fi
 	force 0
-	umount $MNT
+	reap
+	umount $MNT || fail "bs=$bs: umount"
 	check "bs=$bs: xfs_repair -n clean" xfs_repair -n $DEV >/dev/null 2>&1
 done
 
@@ -251,7 +254,7 @@ if [ "$mode" = full ] && [ -f "$VF_IN/vffrag.ko" ]; then
 			t0=$(date +%s)
 			(
 				echo "strict tree on" >$FRAG/control
-				timeout -s KILL $T fio --name=mmapw --filename=$MNT/fio --size=32m --ioengine=mmap \
+				timeout -s KILL $T fio --thread --name=mmapw --filename=$MNT/fio --size=32m --ioengine=mmap \
 					--rw=randwrite --bs=16k --verify=crc32c --do_verify=1 --verify_fatal=1 \
 					--randrepeat=1 --output=/tmp/fio.out >/dev/null 2>&1 || exit $?
 				cp /bin/busybox $MNT/busybox && sync && echo 3 >/proc/sys/vm/drop_caches &&
@@ -265,7 +268,8 @@ if [ "$mode" = full ] && [ -f "$VF_IN/vffrag.ko" ]; then
 			echo "bs=$bs unmovable fio-mmap+exec rc=$rc secs=$t oom_calls=$oc oom_kills_so_far=$kills $(c_show)" | tee -a "$OUTF"
 			[ $rc = 137 ] && echo "bs=$bs unmovable: killed by SIGKILL after $t s ($( [ $t -ge $T ] && echo "the time limit: livelock" || echo "OOM killer"))" | tee -a "$OUTF"
 			expect "bs=$bs, unmovable, no OOM rescue: fio mmap write+verify and a program from the file system complete" test $rc = 0
-			umount $MNT
+			reap
+			umount $MNT || fail "unmovable: umount, bs=$bs"
 		done
 		rmmod vffrag
 	else
