@@ -80,7 +80,7 @@ c_show() { # c_show: the counters that moved since c_snap
 	echo "${s# }"
 }
 # What a time limit left behind (stress-ng's workers): killed before umount.
-reap() { pkill -9 -x stress-ng 2>/dev/null; pkill -9 -x fio 2>/dev/null; sleep 1; }
+reap() { killall -9 stress-ng fio 2>/dev/null; sleep 1; }
 res_pages() { awk '/^node 0 /{ print $6 }' $RES 2>/dev/null; }
 res_target() { awk '/^node 0 /{ print $4 }' $RES 2>/dev/null; }
 
