@@ -70,14 +70,16 @@ force() { # force 1|0: every allocation of order >= 4 fails, or none
 }
 CTRS="minorder_alloc_nostall minorder_alloc_reserve minorder_alloc_direct minorder_alloc_evict minorder_alloc_fail minorder_fault_sigbus lb_reserve_catch lb_reserve_take filemap_minorder_fail vfallback_io_read vfallback_io_write"
 c_snap() { for c in $CTRS; do eval "c0_$c=$(vmstat $c)"; done; }
-c_show() { # c_show: the counters that moved since c_snap
-	s=
+# c_show: the counters that moved since c_snap; sets d_NAME for each
+# (call it directly, not in $(...), or the d_ values are lost)
+c_show() {
+	cs=
 	for c in $CTRS; do
 		eval "d=\$(( \$(vmstat $c) - c0_$c ))"
 		eval "d_$c=$d"
-		[ "$d" != 0 ] && s="$s $c=$d"
+		[ "$d" != 0 ] && cs="$cs $c=$d"
 	done
-	echo "${s# }"
+	cs=${cs# }
 }
 # What a time limit left behind (stress-ng's workers): killed before umount.
 reap() { killall -9 stress-ng fio 2>/dev/null; sleep 1; }
@@ -133,7 +135,8 @@ for bs in $bss; do
 	rc=$?
 	t=$(( $(date +%s) - t0 ))
 	errs=$(grep -o 'err= *[0-9]*' /tmp/fio.out | head -1)
-	ctr=$(c_show)
+	c_show
+	ctr=$cs
 	echo "bs=$bs fio-mmap rc=$rc secs=$t $errs $ctr" | tee -a "$OUTF"
 	[ $rc = 137 ] && echo "bs=$bs fio-mmap: killed by SIGKILL after $t s ($( [ $t -ge $T ] && echo "the time limit: livelock" || echo "OOM killer"))" | tee -a "$OUTF"
 	expect "bs=$bs: fio mmap write+verify of $((size >> 20)) MiB completes with verified data" test $rc = 0
@@ -149,7 +152,8 @@ for bs in $bss; do
 		--temp-path $MNT --timeout 20 --metrics-brief >/tmp/sng.out 2>&1
 	rc=$?
 	t=$(( $(date +%s) - t0 ))
-	echo "bs=$bs stress-ng-mmap rc=$rc secs=$t $(grep -E 'fail|error|SIGBUS' /tmp/sng.out | head -2 | tr '\n' ' ') $(c_show)" | tee -a "$OUTF"
+	c_show
+	echo "bs=$bs stress-ng-mmap rc=$rc secs=$t $(grep -E 'fail|error|SIGBUS' /tmp/sng.out | head -2 | tr '\n' ' ') $cs" | tee -a "$OUTF"
 	expect "bs=$bs: stress-ng --mmap --mmap-file --verify completes" test $rc = 0
 
 	# ---- 2. a program run from the large-block file system
@@ -158,7 +162,8 @@ for bs in $bss; do
 	want=$(busybox sha256sum /bin/busybox | cut -d' ' -f1)
 	t0=$(date +%s)
 	got=$(timeout -s KILL $T $MNT/busybox sha256sum $MNT/busybox 2>/tmp/exec.err | cut -d' ' -f1)
-	echo "bs=$bs exec secs=$(( $(date +%s) - t0 )) $( [ "$got" = "$want" ] && echo same-sha256 || echo "wrong: '$got' $(head -c 100 /tmp/exec.err)") $(c_show)" | tee -a "$OUTF"
+	c_show
+	echo "bs=$bs exec secs=$(( $(date +%s) - t0 )) $( [ "$got" = "$want" ] && echo same-sha256 || echo "wrong: '$got' $(head -c 100 /tmp/exec.err)") $cs" | tee -a "$OUTF"
 	expect "bs=$bs: a program run from the file system works" test "$got" = "$want"
 
 	# ---- 3. the paths with no way around a folio, each on cold blocks
@@ -199,7 +204,8 @@ for bs in $bss; do
 			echo "bs=$bs $op: rc=$rc '$out' $(cmp $f $r 2>&1 | head -1)" | tee -a "$OUTF"
 		fi
 	done
-	echo "bs=$bs item-3 paths: $bad of 6 wrong $(c_show)" | tee -a "$OUTF"
+	c_show
+	echo "bs=$bs item-3 paths: $bad of 6 wrong $cs" | tee -a "$OUTF"
 	expect "bs=$bs: EOF zeroing, truncate, fpunch, fzero, sendfile, cp on cold blocks: no error, same bytes as tmpfs" test $bad = 0
 
 	# ---- 4. the reserve spent by design: SIGBUS in bounded time
@@ -211,7 +217,8 @@ for bs in $bss; do
 		before=$(res_pages)
 		out=$(timeout -s KILL 120 lb-sigbus $MNT/locked $((size / 2 + 4194304)) $MNT/direct)
 		rc=$?
-		echo "bs=$bs lb-sigbus rc=$rc $out (reserve pages before: $before) $(c_show)" | tee -a "$OUTF"
+		c_show
+		echo "bs=$bs lb-sigbus rc=$rc $out (reserve pages before: $before) $cs" | tee -a "$OUTF"
 		ms=$(echo "$out" | sed -n 's/.*sigbus_ms=\([0-9]*\).*/\1/p')
 		check "a fault the reserve cannot serve ends with SIGBUS (not a retry loop)" \
 			test $rc = 0 -a -n "$ms" -a "$(echo "$out" | sed -n 's/.*sigbus=\([01]\).*/\1/p')" = 1
@@ -265,7 +272,8 @@ if [ "$mode" = full ] && [ -f "$VF_IN/vffrag.ko" ]; then
 			t=$(( $(date +%s) - t0 ))
 			oc=$(( $(sed -n 's/.*oom_calls=\([0-9]*\).*/\1/p' $FRAG/status) - oc0 ))
 			kills=$(dmesg | grep -c 'Killed process' || true)
-			echo "bs=$bs unmovable fio-mmap+exec rc=$rc secs=$t oom_calls=$oc oom_kills_so_far=$kills $(c_show)" | tee -a "$OUTF"
+			c_show
+			echo "bs=$bs unmovable fio-mmap+exec rc=$rc secs=$t oom_calls=$oc oom_kills_so_far=$kills $cs" | tee -a "$OUTF"
 			[ $rc = 137 ] && echo "bs=$bs unmovable: killed by SIGKILL after $t s ($( [ $t -ge $T ] && echo "the time limit: livelock" || echo "OOM killer"))" | tee -a "$OUTF"
 			expect "bs=$bs, unmovable, no OOM rescue: fio mmap write+verify and a program from the file system complete" test $rc = 0
 			reap
