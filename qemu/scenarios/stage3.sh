@@ -9,6 +9,8 @@
 #    random writes, read back after dropping the caches), with the
 #    fallback forced by fail_page_alloc and under the fragmenter;
 #  - a whole-block write from a half-unmapped buffer (qemu/tools/shortwrite.c);
+#  - truncates inside a block, and MADV_PAGEOUT of one block of a larger
+#    folio (qemu/tools/lb-pageout.c);
 #  - mmap of a large-block file while folios cannot be allocated
 #    (measured and printed, not asserted);
 #  - a file system larger than the guest's memory mounts.
@@ -230,6 +232,22 @@ truncate_probe() {
 	rm -f $MNT/trunc.dat /tmp/trunc.ref /tmp/trunc.exp
 }
 
+# pageout_probe: madvise(MADV_PAGEOUT) over one block of a cached folio
+# of two or more blocks (readahead makes them) must split it to the
+# block size and page that block out (stage-3 patch 7); before, the split
+# asked for order 0, was refused (a warning under DEBUG_VM) and nothing
+# was paged out. qemu/tools/lb-pageout.c; data compared afterwards.
+pageout_probe() {
+	dd if=/dev/urandom of=$MNT/pageout.dat bs=1M count=8 2>/dev/null
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	cat $MNT/pageout.dat >/dev/null
+	out=$(lb-pageout $MNT/pageout.dat 65536 2>&1) && prc=0 || prc=$?
+	echo "pageout: $out"
+	check "$1: MADV_PAGEOUT of one block of a larger folio splits it to the block size, pages the block out, data intact ($out)" \
+		test "$prc" = 0
+	rm -f $MNT/pageout.dat
+}
+
 frag=none
 metadata "4k-n64k" -b size=4096 -n size=65536
 metadata "16k" -b size=16384
@@ -253,6 +271,7 @@ mmap_probe forced-100 100
 mmap_probe forced-all -1
 echo 0 >$FI/probability
 truncate_probe 64k
+pageout_probe 64k
 umount $MNT
 
 # The knob off: the bulk path of 6.12, with vm_map_ram().
