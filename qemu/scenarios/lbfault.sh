@@ -21,7 +21,6 @@
 #     within the stated bound (1 s of waiting), get_user_pages() on that
 #     block with EFAULT; after munlock and a cache drop the evicted blocks
 #     refill the reserve (the allocator still fails everything);
-#  0. memory offline of a memory block holding reserve blocks succeeds;
 #  5. (full mode) no forced failure but unmovable fragmentation (vffrag)
 #     with its OOM rescue off for the workload ("strict tree on"): fio mmap
 #     verify and a program run, on 16, 32 and 64 KiB blocks.
@@ -94,48 +93,6 @@ dmesg -c >/dev/null
 if [ -f $RES ]; then
 	echo "lb_reserve at boot: $(cat $RES)"
 	check "the reserve was filled at boot (lb_reserve=)" test "$(res_pages)" = "$(res_target)" -a "$(res_pages)" -gt 0
-fi
-# ---- 0. memory offline of a memory block in which the reserve holds
-# blocks: held blocks are neither free nor movable, so the isolation must
-# give them back (lb_reserve_drain_range()), or the offline retries until
-# its time limit (15 s). Up to 8 memory blocks with held blocks are tried (one
-# may hold unmovable pages: EBUSY at once); one must go offline, and then
-# hold no reserve block; it is onlined again.
-drain_probe() {
-	mb=/sys/devices/system/memory
-	bsz=$(( 0x$(cat $mb/block_size_bytes) ))
-	tried=0 off=0 seen=
-	for pfn in $(awk '{ print $3 }' $RESB); do
-		n=$(( pfn * 4096 / bsz ))
-		case " $seen " in *" $n "*) continue ;; esac
-		seen="$seen $n"
-		[ "$(cat $mb/memory$n/state 2>/dev/null)" = online ] || continue
-		tried=$((tried + 1))
-		t0=$(date +%s)
-		timeout -s KILL 15 sh -c "echo offline >$mb/memory$n/state" 2>/tmp/offline.err
-		orc=$?
-		t=$(( $(date +%s) - t0 ))
-		echo "memory$n: offline rc=$orc after $t s $(head -c 80 /tmp/offline.err)" | tee -a "$OUTF"
-		if [ "$(cat $mb/memory$n/state)" = offline ]; then
-			off=1
-			lo=$(( n * bsz / 4096 )) hi=$(( (n + 1) * bsz / 4096 ))
-			left=0
-			for p in $(awk '{ print $3 }' $RESB); do
-				[ $((p)) -ge $lo ] && [ $((p)) -lt $hi ] && left=$((left + 1))
-			done
-			check "memory offline: the reserve holds no block of the offlined memory$n ($left)" test $left = 0
-			echo online >$mb/memory$n/state || fail "memory$n: online again"
-			break
-		fi
-		[ $tried -ge 8 ] && break
-	done
-	check "memory offline of a block with reserve blocks succeeds (tried $tried)" test $off = 1
-	sleep 1
-	echo "reserve after the offline: $(cat $RES)" | tee -a "$OUTF"
-}
-RESB=/sys/kernel/debug/lb_reserve_blocks
-if [ -f $RESB ] && [ -d /sys/devices/system/memory ]; then
-	drain_probe
 fi
 
 truncate -s 3G /tmp/lb.img

@@ -73,7 +73,7 @@ if [ "$expect" = always ]; then
 	if [ -n "$(ls /sys/kernel/slab/*/slabs_virtual 2>/dev/null)" ]; then
 		# Stage 2 on: compounds that became slabs (dentries...) stay in
 		# use, and other tasks allocate meanwhile: count what is alive.
-		areas=$(grep ' vcompound' /proc/vmallocinfo | grep -vc 'vcompound-reserve' || true)
+		areas=$(vc_areas)
 		echo "vcompound areas alive: $areas, virtual slabs: $s9"
 		check "always: every live virtual compound is a slab (none leaked)" test "$areas" -le "$s9"
 	else

@@ -11,6 +11,7 @@
 #  - a whole-block write from a half-unmapped buffer (qemu/tools/shortwrite.c);
 #  - truncates inside a block, and MADV_PAGEOUT of one block of a larger
 #    folio (qemu/tools/lb-pageout.c);
+#  - memory offline of a memory block holding large-block reserve blocks;
 #  - mmap of a large-block file while folios cannot be allocated
 #    (measured and printed, not asserted);
 #  - a file system larger than the guest's memory mounts.
@@ -46,7 +47,7 @@ vcompounds() {
 	while :; do
 		settle_deferred
 		s0=$(slabs_virtual)
-		n=$(grep -c ' vcompound$\| vcompound ' /proc/vmallocinfo || true)
+		n=$(vc_areas)
 		s1=$(slabs_virtual)
 		if [ "$s0" = "$s1" ] && [ "$(cat /sys/kernel/mm/vfallback/deferred_pages)" = 0 ]; then
 			break
@@ -234,9 +235,9 @@ truncate_probe() {
 
 # pageout_probe: madvise(MADV_PAGEOUT) over one block of a cached folio
 # of two or more blocks (readahead makes them) must split it to the
-# block size and page that block out (stage-3 patch 7); before, the split
-# asked for order 0, was refused (a warning under DEBUG_VM) and nothing
-# was paged out. qemu/tools/lb-pageout.c; data compared afterwards.
+# block size (stage-3 patch 7); before, the split asked for order 0, was
+# refused (a warning under DEBUG_VM) and the folio stayed whole.
+# qemu/tools/lb-pageout.c; data compared afterwards.
 pageout_probe() {
 	dd if=/dev/urandom of=$MNT/pageout.dat bs=1M count=8 2>/dev/null
 	sync && echo 3 >/proc/sys/vm/drop_caches
@@ -272,6 +273,12 @@ mmap_probe forced-all -1
 echo 0 >$FI/probability
 truncate_probe 64k
 pageout_probe 64k
+# The mount set the large-block reserve up (default size), from wherever
+# free 64 KiB blocks were: memory offline of a block holding some.
+if [ -f /sys/kernel/debug/lb_reserve_blocks ] && [ -d /sys/devices/system/memory ]; then
+	echo "lb_reserve: $(cat /sys/kernel/debug/lb_reserve)"
+	drain_probe
+fi
 umount $MNT
 
 # The knob off: the bulk path of 6.12, with vm_map_ram().

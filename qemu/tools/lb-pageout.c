@@ -8,14 +8,16 @@
  * the mapping; /proc/self/pagemap and /proc/kpageflags find folios that
  * start at a multiple of 2*BLOCK and go on past BLOCK (a compound head at
  * the offset, a tail of the same compound one block further). For each,
- * the first block is paged out; mincore() then tells whether the folio was
- * split to the block size (first block gone, second still cached) or left
- * whole (both cached: the split to order 0 was refused, as on a kernel
- * whose split_folio() ignores the mapping's minimum order). The data is
- * compared with a read() of the file afterwards.
+ * the first block is paged out; kpageflags then tells whether the folio was
+ * split to the block size (the second block is a compound head of its
+ * own) or left whole (still a tail: the split to order 0 was refused, as
+ * on a kernel whose split_folio() ignores the mapping's minimum order),
+ * and mincore() whether the first block was paged out (counted, not
+ * required: reclaim may keep it). The data is compared with a read() of
+ * the file afterwards.
  *
- * Prints "large N split M whole W"; exit 0 if N > 0 and M == N and the
- * data matches, 1 otherwise, 2 on a setup error.
+ * Prints "large N split M whole W paged P"; exit 0 if N > 0 and M == N
+ * and the data matches, 1 otherwise, 2 on a setup error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,7 +59,7 @@ static uint64_t kflags(uint64_t pfn)
 int main(int argc, char **argv)
 {
 	long bs, pages, i;
-	long large = 0, split = 0, whole = 0;
+	long large = 0, split = 0, whole = 0, paged = 0;
 	unsigned char *vec, *buf;
 	volatile unsigned char sink = 0;
 	struct stat st;
@@ -112,20 +114,29 @@ int main(int argc, char **argv)
 			first += vec[i] & 1;
 			second += vec[bs / 4096 + i] & 1;
 		}
+		/*
+		 * Split: the second block is a folio of its own now (a
+		 * compound head), or the first went away while the second
+		 * stayed. Whole: still a tail of the same folio.
+		 */
 		if (first == 0 && second == bs / 4096)
+			paged++;
+		if ((kflags(p1) & (1ULL << KPF_COMPOUND_HEAD)) ||
+		    (first == 0 && second == bs / 4096))
 			split++;
-		else if (first == bs / 4096)
+		else if (kflags(p1) & (1ULL << KPF_COMPOUND_TAIL))
 			whole++;
 	}
 	/* The data, through the mapping (faulted back in) and read(). */
 	for (o = 0; o < st.st_size; o += bs) {
 		if (pread(fd, buf, bs, o) != bs || memcmp(buf, map + o, bs)) {
-			printf("large %ld split %ld whole %ld: data differs at %lld\n",
-			       large, split, whole, (long long)o);
+			printf("large %ld split %ld whole %ld paged %ld: data differs at %lld\n",
+			       large, split, whole, paged, (long long)o);
 			return 1;
 		}
 	}
-	printf("large %ld split %ld whole %ld\n", large, split, whole);
+	printf("large %ld split %ld whole %ld paged %ld\n", large, split,
+	       whole, paged);
 	(void)sink;
 	return large > 0 && split == large ? 0 : 1;
 }
