@@ -9,13 +9,14 @@ MEM     ?= 2G
 CPUS    ?= 2
 
 .PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-harness check-patches \
-	bisect-check mutation-check bench bench-deferred bench-lbfault-cost clean distclean
+	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath clean distclean
 
 help:
 	@echo "make test                 the test suite (CI runs this)"
 	@echo "make bench [BENCH=quick|full]  benchmarks -> results/"
 	@echo "make bench-deferred       experiment: queued releases and vfallback's tail"
 	@echo "make bench-lbfault-cost   large-block faults unfragmented: lb_reserve=0 vs 16M, 5 boots each"
+	@echo "make bench-fastpath [BEFORE=DIR]  GFP_VFALLBACK vs plain side by side; auto vs always fragmented"
 	@echo "make deps                 install the Debian packages the project needs"
 	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
 	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
@@ -83,6 +84,10 @@ bench: deps
 bench-lbfault-cost: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
 	configs/mkkernel.sh $$top default && bench/lbfault-cost.sh
+
+bench-fastpath: deps
+	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
+	configs/mkkernel.sh $$top default && bench/fastpath.sh
 
 bench-deferred: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \

@@ -13,6 +13,10 @@
  *	one back. N << ORDER pages may not exceed a quarter of RAM.
  *   read
  *	one line of key=value for the last run.
+ * debugfs /sys/kernel/debug/vfbench/pair:
+ *   write "METHOD_A METHOD_B ORDER ITERS"
+ *	the two methods side by side in one loop (see vfb_pair()); read:
+ *	one line of key=value (a_* and b_*) for the last pair.
  * debugfs /sys/kernel/debug/vfbench/methods: the methods this kernel has.
  *
  * Latency is per attempt, allocation plus free (the touch is not timed;
@@ -138,17 +142,26 @@ struct vfb_method {
 	const char *name;
 	bool (*alloc)(struct vfb_buf *b, unsigned int order);
 	void (*free)(struct vfb_buf *b, unsigned int order);
+	/*
+	 * The usable address of a successful alloc(), found after the timed
+	 * part (NULL: alloc() set it, as vmalloc() returns it): the caller's
+	 * own page_address() or vfallback_address() is not the allocator's
+	 * cost, and the two differ by a page-type test.
+	 */
+	void (*resolve)(struct vfb_buf *b);
 	bool has_path;		/* report physical/virtual results */
 };
 
 static bool vfb_alloc_pages(struct vfb_buf *b, unsigned int order, gfp_t gfp)
 {
 	b->page = alloc_pages(gfp, order);
-	if (!b->page)
-		return false;
+	return b->page;
+}
+
+static void vfb_resolve_pages(struct vfb_buf *b)
+{
 	b->addr = page_address(b->page);
 	b->virtual = false;
-	return true;
 }
 
 static void vfb_free_pages(struct vfb_buf *b, unsigned int order)
@@ -167,6 +180,16 @@ static bool vfb_alloc_plain(struct vfb_buf *b, unsigned int order)
 	return vfb_alloc_pages(b, order, GFP_KERNEL | __GFP_NOWARN);
 }
 
+/*
+ * plain with the flags of vfallback's physical attempt (no reclaim, no
+ * kswapd wake-up): the same page allocator work, without the dispatch.
+ */
+static bool vfb_alloc_plain_noreclaim(struct vfb_buf *b, unsigned int order)
+{
+	return vfb_alloc_pages(b, order,
+			       (GFP_KERNEL & ~__GFP_RECLAIM) | __GFP_NOWARN);
+}
+
 /* plain without the OOM killer: fails where plain would need it. */
 static bool vfb_alloc_plain_mayfail(struct vfb_buf *b, unsigned int order)
 {
@@ -183,12 +206,14 @@ static bool vfb_alloc_plain_mayfail(struct vfb_buf *b, unsigned int order)
 static bool vfb_alloc_vfallback(struct vfb_buf *b, unsigned int order)
 {
 	b->page = alloc_pages(GFP_VFALLBACK | __GFP_NOWARN, order);
-	if (!b->page)
-		return false;
+	return b->page;
+}
+
+static void vfb_resolve_vfallback(struct vfb_buf *b)
+{
 	/* page_address() is the linear map: wrong for a virtual compound. */
 	b->addr = vfallback_address(b->page);
 	b->virtual = PageVcompound(b->page);
-	return true;
 }
 #endif
 
@@ -217,15 +242,31 @@ static void vfb_free_kvmalloc(struct vfb_buf *b, unsigned int order)
 }
 
 static const struct vfb_method vfb_methods[] = {
-	{ "plain_noretry", vfb_alloc_plain_noretry, vfb_free_pages, false },
-	{ "plain", vfb_alloc_plain, vfb_free_pages, false },
-	{ "plain_mayfail", vfb_alloc_plain_mayfail, vfb_free_pages, false },
+	{ "plain_noretry", vfb_alloc_plain_noretry, vfb_free_pages,
+	  vfb_resolve_pages, false },
+	{ "plain", vfb_alloc_plain, vfb_free_pages, vfb_resolve_pages, false },
+	{ "plain_mayfail", vfb_alloc_plain_mayfail, vfb_free_pages,
+	  vfb_resolve_pages, false },
+	{ "plain_noreclaim", vfb_alloc_plain_noreclaim, vfb_free_pages,
+	  vfb_resolve_pages, false },
 #ifdef GFP_VFALLBACK
-	{ "vfallback", vfb_alloc_vfallback, vfb_free_pages, true },
+	{ "vfallback", vfb_alloc_vfallback, vfb_free_pages,
+	  vfb_resolve_vfallback, true },
 #endif
-	{ "vmalloc", vfb_alloc_vmalloc, vfb_free_vmalloc, false },
-	{ "kvmalloc", vfb_alloc_kvmalloc, vfb_free_kvmalloc, true },
+	{ "vmalloc", vfb_alloc_vmalloc, vfb_free_vmalloc, NULL, false },
+	{ "kvmalloc", vfb_alloc_kvmalloc, vfb_free_kvmalloc, NULL, true },
 };
+
+/* An allocation outside the timed parts: alloc() and its address. */
+static bool vfb_alloc(const struct vfb_method *m, struct vfb_buf *b,
+		      unsigned int order)
+{
+	if (!m->alloc(b, order))
+		return false;
+	if (m->resolve)
+		m->resolve(b);
+	return true;
+}
 
 static const struct vfb_method *vfb_find_method(const char *name)
 {
@@ -388,10 +429,10 @@ static void vfb_access(const struct vfb_method *m, unsigned int order,
 	for (i = 0; i < nr_rand; i++)
 		idx[i] = prandom_u32_state(&rnd) % words;
 
-	if (!m->alloc(&b, order))
+	if (!vfb_alloc(m, &b, order))
 		goto out;
 	r->access_virtual = b.virtual;
-	have_ref = vfb_alloc_plain_noretry(&ref, order);
+	have_ref = vfb_alloc(&vfb_methods[0], &ref, order);
 	/* Fault nothing in the timed part. */
 	vfb_touch(b.addr, nr_pages);
 	if (have_ref)
@@ -485,6 +526,8 @@ static int vfb_run(const struct vfb_method *m, unsigned int order,
 		t0 = vfb_now();
 		ok = m->alloc(&b, order);
 		t1 = vfb_now();
+		if (ok && m->resolve)
+			m->resolve(&b);
 		oom1 = atomic_long_read(&vfb_oom_calls);
 		lat[i] = vfb_ns(t1 - t0);
 		kind[i] = ok ? VFB_OK : VFB_FAILED;
@@ -708,6 +751,198 @@ static const struct file_operations vfb_run_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * Paired runs (debugfs "pair"): two methods measured side by side in one
+ * loop, so that a ratio between them does not carry the drift of the
+ * emulator, the host or the allocator's state between two separate runs.
+ * Round i allocates, touches (one word per page, untimed) and frees one
+ * block of each method, A before B on even rounds and B before A on odd
+ * ones. Timed per attempt: the allocation and the free. VFB_PAIR_WARMUP
+ * rounds run first, untimed. A failed attempt is counted (fail) and not
+ * timed: the pairs are for the success path; the plain runs time failures.
+ * Naming the same method twice gives the noise floor of a ratio (A/A).
+ */
+#define VFB_PAIR_WARMUP	32
+
+struct vfb_side {
+	unsigned long n, fail, physical, virtual;
+	u64 p50, p90, p99;
+};
+
+static int vfb_pair(const struct vfb_method *m[2], unsigned int order,
+		    unsigned long iters, struct vfb_side side[2],
+		    bool *budget_hit, u64 *elapsed_ms)
+{
+	unsigned long nr_pages = 1UL << order, i;
+	u64 *lat[2], t0, t1, t2, start, budget_ns = (u64)budget_ms * NSEC_PER_MSEC;
+	struct vfb_buf b;
+	int j, k;
+
+	memset(side, 0, 2 * sizeof(*side));
+	*budget_hit = false;
+	lat[0] = kvmalloc_array(iters, sizeof(u64), GFP_KERNEL);
+	lat[1] = kvmalloc_array(iters, sizeof(u64), GFP_KERNEL);
+	if (!lat[0] || !lat[1]) {
+		kvfree(lat[1]);
+		kvfree(lat[0]);
+		return -ENOMEM;
+	}
+	for (i = 0; i < VFB_PAIR_WARMUP; i++) {
+		for (k = 0; k < 2; k++) {
+			memset(&b, 0, sizeof(b));
+			if (vfb_alloc(m[k], &b, order)) {
+				vfb_touch(b.addr, nr_pages);
+				m[k]->free(&b, order);
+			}
+		}
+	}
+	start = vfb_now();
+	for (i = 0; i < iters; i++) {
+		for (j = 0; j < 2; j++) {
+			k = (i & 1) ? 1 - j : j;
+			memset(&b, 0, sizeof(b));
+			t0 = vfb_now();
+			if (!m[k]->alloc(&b, order)) {
+				side[k].fail++;
+				continue;
+			}
+			t1 = vfb_now();
+			if (m[k]->resolve)
+				m[k]->resolve(&b);
+			vfb_touch(b.addr, nr_pages);
+			if (b.virtual)
+				side[k].virtual++;
+			else
+				side[k].physical++;
+			t2 = vfb_now();
+			m[k]->free(&b, order);
+			lat[k][side[k].n++] = vfb_ns(t1 - t0) +
+					      vfb_ns(vfb_now() - t2);
+		}
+		cond_resched();
+		if (fatal_signal_pending(current))
+			break;
+		if (vfb_ns(vfb_now() - start) > budget_ns) {
+			*budget_hit = i + 1 < iters;
+			break;
+		}
+	}
+	*elapsed_ms = div64_u64(vfb_ns(vfb_now() - start), NSEC_PER_MSEC);
+	for (k = 0; k < 2; k++) {
+		if (!side[k].n)
+			continue;
+		sort(lat[k], side[k].n, sizeof(u64), vfb_cmp_u64, NULL);
+		side[k].p50 = vfb_percentile(lat[k], side[k].n, 50);
+		side[k].p90 = vfb_percentile(lat[k], side[k].n, 90);
+		side[k].p99 = vfb_percentile(lat[k], side[k].n, 99);
+	}
+	kvfree(lat[1]);
+	kvfree(lat[0]);
+	return 0;
+}
+
+static char vfb_pair_last[512] = "status=none\n";
+
+/* "A B ORDER ITERS" for the pair file; -EINVAL with the reason logged. */
+static int vfb_pair_parse(char *line, const struct vfb_method *m[2],
+			  unsigned int *order, unsigned long *iters)
+{
+	static const char usage[] = "expected 'METHOD_A METHOD_B ORDER ITERS'";
+	char *tok;
+	unsigned long v;
+	int k;
+
+	line = strim(line);
+	for (k = 0; k < 2; k++) {
+		tok = strsep(&line, " \t");
+		if (!tok || !*tok) {
+			pr_warn("pair: missing method; %s\n", usage);
+			return -EINVAL;
+		}
+		m[k] = vfb_find_method(tok);
+		if (!m[k]) {
+			pr_warn("pair: unknown method '%s' (see the methods file)\n", tok);
+			return -EINVAL;
+		}
+	}
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtoul(tok, 10, &v) || v < 1 || v > MAX_PAGE_ORDER) {
+		pr_warn("pair: ORDER missing, malformed or out of range 1..%d; %s\n",
+			MAX_PAGE_ORDER, usage);
+		return -EINVAL;
+	}
+	*order = v;
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtoul(tok, 10, &v) || v < 1 || v > VFB_MAX_ITERS) {
+		pr_warn("pair: ITERS missing, malformed or out of range 1..%d; %s\n",
+			VFB_MAX_ITERS, usage);
+		return -EINVAL;
+	}
+	*iters = v;
+	tok = strsep(&line, " \t");
+	if (tok) {
+		pr_warn("pair: unexpected '%s' after ITERS; %s\n", tok, usage);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t vfb_pair_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	const struct vfb_method *m[2];
+	struct vfb_side side[2];
+	unsigned long iters;
+	unsigned int order;
+	bool budget_hit;
+	u64 elapsed_ms;
+	char buf[96];
+	int ret;
+
+	if (count >= sizeof(buf)) {
+		pr_warn("pair: line too long (%zu bytes)\n", count);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	ret = vfb_pair_parse(buf, m, &order, &iters);
+	if (ret)
+		return ret;
+
+	mutex_lock(&vfb_lock);
+	ret = vfb_pair(m, order, iters, side, &budget_hit, &elapsed_ms);
+	if (!ret)
+		scnprintf(vfb_pair_last, sizeof(vfb_pair_last),
+			  "a=%s b=%s order=%u iters=%lu a_n=%lu a_fail=%lu a_p50_ns=%llu a_p90_ns=%llu a_p99_ns=%llu a_physical=%lu a_virtual=%lu b_n=%lu b_fail=%lu b_p50_ns=%llu b_p90_ns=%llu b_p99_ns=%llu b_physical=%lu b_virtual=%lu elapsed_ms=%llu budget_hit=%d clock=%s\n",
+			  m[0]->name, m[1]->name, order, iters,
+			  side[0].n, side[0].fail, side[0].p50, side[0].p90,
+			  side[0].p99, side[0].physical, side[0].virtual,
+			  side[1].n, side[1].fail, side[1].p50, side[1].p90,
+			  side[1].p99, side[1].physical, side[1].virtual,
+			  elapsed_ms, budget_hit, vfb_tsc_khz ? "tsc" : "ktime");
+	mutex_unlock(&vfb_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t vfb_pair_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[sizeof(vfb_pair_last)];
+
+	mutex_lock(&vfb_lock);
+	strscpy(buf, vfb_pair_last, sizeof(buf));
+	mutex_unlock(&vfb_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations vfb_pair_fops = {
+	.owner = THIS_MODULE,
+	.write = vfb_pair_write,
+	.read = vfb_pair_read,
+	.llseek = default_llseek,
+};
+
 static ssize_t vfb_methods_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -745,8 +980,9 @@ static int __init vfb_init(void)
 	register_oom_notifier(&vfb_oom_nb);
 	debugfs_create_file("run", 0600, vfb_dir, NULL, &vfb_run_fops);
 	debugfs_create_file("methods", 0400, vfb_dir, NULL, &vfb_methods_fops);
+	debugfs_create_file("pair", 0600, vfb_dir, NULL, &vfb_pair_fops);
 	pr_info("loaded; methods: %s%s\n",
-		"plain_noretry plain plain_mayfail vmalloc kvmalloc",
+		"plain_noretry plain plain_mayfail plain_noreclaim vmalloc kvmalloc",
 #ifdef GFP_VFALLBACK
 		" vfallback"
 #else

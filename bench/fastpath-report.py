@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""results/fastpath.md from results/fastpath.csv and, if given,
+results/fastpath-frag.csv (bench/fastpath.sh).
+
+  fastpath-report.py FASTPATH.CSV [FRAG.CSV]          the report, to stdout
+  fastpath-report.py --collect OUT.TXT PAIRPFX FRAGPFX FASTPATH.CSV FRAG.CSV
+                                                      append one boot's rows
+
+Per kernel, boot, order and pair: the ratio b/a of the p50 and of the p99
+of the two methods of one paired loop. Per order: the median of those
+ratios over the boots, with min-max. plain/plain is the noise floor: its
+largest distance from 1.0 over the boots says how small a difference the
+run can resolve. Goal 1 of issue 19: plain/vfallback <= 1.03 at p50 and
+p99.
+
+Fragmented part (goal 3): per kernel, boot, order and round, the ratio of
+mode "auto" to mode "always" (the virtual path alone) of p50 and p99, the
+two cells of a round run one after the other; per order the median over
+all rounds of all boots, with min-max. Goal: auto <= 1.20x always.
+
+With two kernels (bench/fastpath.sh BEFORE=DIR), each gets its sections,
+"before" first, and a last table compares their medians order by order.
+"""
+import csv
+import statistics
+import sys
+
+GOAL = 1.03
+FRAG_GOAL = 1.20
+PAIRS = [("plain", "plain", "A/A: plain vs plain (noise floor)"),
+         ("plain", "vfallback", "plain vs vfallback"),
+         ("plain_noreclaim", "vfallback", "plain with the physical attempt's flags vs vfallback (the dispatch)")]
+PAIR_KEYS = ("order a b a_n a_fail a_p50_ns a_p90_ns a_p99_ns b_n b_fail b_p50_ns b_p90_ns b_p99_ns "
+             "b_physical b_virtual clock").split()
+FRAG_KEYS = "order round mode skips attempts successes p50_ns p99_ns physical virtual oom_attempts clock".split()
+
+
+def collect(out_txt, pair_pfx, frag_pfx, csv_path, frag_path):
+    """Append the pair and frag lines of one boot's fastpath.txt."""
+    with open(csv_path, "a") as pc, open(frag_path, "a") as fc:
+        for line in open(out_txt):
+            kind = line.split(" ", 1)[0]
+            if kind not in ("pair", "frag"):
+                continue
+            kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
+            keys = PAIR_KEYS if kind == "pair" else FRAG_KEYS
+            missing = [k for k in keys if k not in kv]
+            if missing:
+                sys.exit(f"{out_txt}: a {kind} line lacks {', '.join(missing)}: {line.strip()}")
+            print(",".join([pair_pfx if kind == "pair" else frag_pfx] + [kv[k] for k in keys]),
+                  file=pc if kind == "pair" else fc)
+
+
+def ratios(sel, p):
+    return [int(r["b_" + p]) / int(r["a_" + p]) for r in sel if int(r["a_" + p]) > 0]
+
+
+def pair_sections(rows, summary):
+    orders = sorted({int(r["order"]) for r in rows})
+    noise = {}
+    for a, b, title in PAIRS:
+        print(f"### {title}\n")
+        hdr = "| order | p50 a / b ns (median) | ratio p50 | ratio p99 |"
+        if (a, b) != ("plain", "plain"):
+            hdr += f" p50 <= {GOAL} | p99 <= {GOAL} |"
+        print(hdr)
+        print("|---" * (hdr.count("|") - 1) + "|")
+        for o in orders:
+            sel = [r for r in rows if int(r["order"]) == o and r["a"] == a and r["b"] == b]
+            if not sel:
+                continue
+            cells, verdicts = [], []
+            for p in ("p50", "p99"):
+                rat = ratios(sel, p)
+                m = statistics.median(rat)
+                summary[(a, b, o, p)] = m
+                cells.append(f"{m:.3f} ({min(rat):.3f}-{max(rat):.3f})")
+                if (a, b) == ("plain", "plain"):
+                    noise[(o, p)] = max(abs(x - 1) for x in rat)
+                else:
+                    v = "PASS" if m <= GOAL else "FAIL"
+                    if noise.get((o, p), 0) > GOAL - 1:
+                        v += f" (noise {noise[(o, p)]:.1%})"
+                    verdicts.append(v)
+            pa = statistics.median(int(r["a_p50"]) for r in sel)
+            pb = statistics.median(int(r["b_p50"]) for r in sel)
+            print(f"| {o} | {pa:.0f} / {pb:.0f} | " + " | ".join(cells) + " |"
+                  + "".join(f" {v} |" for v in verdicts))
+        print()
+
+
+def frag_section(rows, summary):
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["boot"], int(r["order"]), r["round"]), {})[r["mode"]] = r
+    print("### Under fragmentation: mode auto (physical attempt first) vs mode always (virtual path alone)\n")
+    print(f"| order | rounds | auto p50 / always p50 ns (median) | ratio p50 | ratio p99 | auto physical / virtual | "
+          f"skipped attempts (auto) | p50 <= {FRAG_GOAL} | p99 <= {FRAG_GOAL} |")
+    print("|---" * 9 + "|")
+    for o in sorted({k[1] for k in cells}):
+        pairs = [v for k, v in cells.items() if k[1] == o and "auto" in v and "always" in v]
+        if not pairs:
+            continue
+        out, verdicts = [], []
+        for p in ("p50", "p99"):
+            rat = [int(v["auto"][p]) / int(v["always"][p]) for v in pairs if int(v["always"][p]) > 0]
+            m = statistics.median(rat)
+            summary[("frag", o, p)] = m
+            out.append(f"{m:.3f} ({min(rat):.3f}-{max(rat):.3f})")
+            verdicts.append("PASS" if m <= FRAG_GOAL else "FAIL")
+        a50 = statistics.median(int(v["auto"]["p50"]) for v in pairs)
+        b50 = statistics.median(int(v["always"]["p50"]) for v in pairs)
+        ph = sum(int(v["auto"]["physical"]) for v in pairs)
+        vi = sum(int(v["auto"]["virtual"]) for v in pairs)
+        sk = sum(int(v["auto"]["skips"]) for v in pairs)
+        print(f"| {o} | {len(pairs)} | {a50:.0f} / {b50:.0f} | {out[0]} | {out[1]} | {ph} / {vi} | {sk} | "
+              f"{verdicts[0]} | {verdicts[1]} |")
+    print()
+
+
+def main(path, frag=None):
+    allrows = list(csv.DictReader(open(path)))
+    rows = [r for r in allrows if r["accel"] != "failed"]
+    if not rows:
+        sys.exit(f"{path}: no successful boot to report")
+    frows = list(csv.DictReader(open(frag))) if frag else []
+    kernels = list(dict.fromkeys(r["kernel"] for r in allrows))
+    accels = sorted({r["accel"] for r in rows})
+    clocks = sorted({r["clock"] for r in rows})
+    loads = [float(r["load"]) for r in rows]
+    print("# Physical fast path: GFP_VFALLBACK vs plain alloc_pages(), side by side\n")
+    print(f"Issue 19, goals 1 and 3. `bench/fastpath.sh`: the top stage's default kernel"
+          f"{' and a saved earlier one, boots alternating' if len(kernels) > 1 else ''}; accelerator: "
+          f"{', '.join(accels)}; clock: {', '.join(clocks)}; host 1-minute load at boot "
+          f"{min(loads):.2f}-{max(loads):.2f}. Unfragmented part: per pair, one loop alternates the two "
+          f"methods (AB, BA, ...) for {rows[0]['a_n']} timed rounds after 32 untimed ones; timed: allocation "
+          f"and free (the address lookup and a one-word-per-page touch are not). Cell: median over the boots "
+          f"of each boot's ratio b/a (min-max). Fragmented part: vffrag unmovable, no OOM rescue for the "
+          f"measurement, caches dropped, compaction and re-pinning before every cell; the two modes "
+          f"alternate which runs first. A verdict marked (noise X %) was taken where plain against itself "
+          f"moved by more than {GOAL - 1:.0%} in some boot: that run cannot resolve a {GOAL - 1:.0%} "
+          f"difference there.\n")
+    summaries = {}
+    for kern in kernels:
+        krows = [r for r in rows if r["kernel"] == kern]
+        nboots = len({r["boot"] for r in krows})
+        nfail = len({r["boot"] for r in allrows if r["kernel"] == kern and r["accel"] == "failed"})
+        virt = sum(int(r["b_virtual"]) for r in krows if r["b"] == "vfallback")
+        fails = sum(int(r["a_fail"]) + int(r["b_fail"]) for r in krows)
+        print(f"## Kernel: {kern}\n")
+        print(f"{nboots} boot(s) measured, {nfail} failed; unfragmented vfallback attempts that went "
+              f"virtual: {virt}; failed attempts: {fails}.\n")
+        summaries[kern] = {}
+        if krows:
+            pair_sections(krows, summaries[kern])
+        kf = [r for r in frows if r["kernel"] == kern]
+        if kf:
+            frag_section(kf, summaries[kern])
+    if len(kernels) == 2 and all(summaries[k] for k in kernels):
+        b, c = kernels
+        print(f"## {b} vs {c}: medians side by side\n")
+        print(f"| measure | order | {b} | {c} |")
+        print("|---|---|---|---|")
+        for key in sorted(set(summaries[b]) & set(summaries[c]), key=str):
+            if key[0] == "frag":
+                name, o, p = f"auto/always {key[2]}", key[1], None
+            else:
+                name, o = f"{key[0]}/{key[1]} {key[3]}", key[2]
+            print(f"| {name} | {o} | {summaries[b][key]:.3f} | {summaries[c][key]:.3f} |")
+        print()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "--collect":
+        collect(*sys.argv[2:])
+    elif len(sys.argv) in (2, 3):
+        main(*sys.argv[1:])
+    else:
+        sys.exit("usage: fastpath-report.py results/fastpath.csv [results/fastpath-frag.csv]\n"
+                 "       fastpath-report.py --collect OUT.TXT PAIRPREFIX FRAGPREFIX FASTPATH.CSV FRAG.CSV")

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Benchmark (make bench-fastpath): the physical fast path of
+# alloc_pages(GFP_VFALLBACK) against plain alloc_pages(), unfragmented
+# (issue 19, goal 1), and what a doomed physical attempt costs under
+# fragmentation (goal 3).
+#
+#   bench/fastpath.sh              measure the top stage's default kernel
+#   bench/fastpath.sh --save DIR   keep that kernel and its modules in DIR
+#                                  (to compare a later kernel with it)
+#   BEFORE=DIR bench/fastpath.sh   measure the saved kernel and the current
+#                                  one side by side: boots alternate
+#                                  between them, round by round
+#
+# Each boot runs qemu/scenarios/fastpath.sh: per order 1..10, vfbench's
+# paired runs (two methods alternating in one loop, ITERS rounds):
+# plain/plain (the noise floor), plain/vfallback and
+# plain_noreclaim/vfallback (plain with the flags of the physical
+# attempt). With FRAG=1 (default) it then fragments memory with vffrag
+# (unmovable, no OOM rescue for the measurement) and measures vfallback in
+# mode "auto" against mode "always" at FRAG_ORDERS (1,2,3), FRAG_ROUNDS (5)
+# paired rounds of FRAG_ITERS (2000) allocations.
+# Each boot waits for a quiet host (1-minute load < MAX_LOAD, default 0.5
+# per CPU; recorded). Writes results/fastpath.csv, results/fastpath-frag.csv
+# and results/fastpath.md (bench/fastpath-report.py: medians over the
+# boots of each boot's ratios, min-max, PASS/FAIL against the goals, and
+# the noise floor). A failed boot is recorded and the run goes on; exit 1
+# then.
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), REPEAT (5 boots per
+# kernel), ITERS (20000), ORDERS (1,...,10), FRAG (1), FRAG_ORDERS,
+# FRAG_ROUNDS, FRAG_ITERS, MAX_LOAD, BEFORE, RESULTS (results/).
+set -euo pipefail
+. "$(dirname "$0")/../configs/common.sh"
+trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
+
+top=$(vf_top_stage)
+[ "$top" -ge 1 ] || die "bench/fastpath.sh: needs a stage kernel (no stage has patches)"
+k=$VF_BUILD/kernels/bzImage-$top-default
+[ -f "$k" ] || die "no $k: build it with 'make kernel STAGE=$top VARIANT=default' (make bench-fastpath does)"
+
+if [ "${1:-}" = --save ]; then
+	dir=${2:?usage: bench/fastpath.sh --save DIR}
+	say "saving the stage-$top default kernel and its benchmark modules in $dir"
+	mods=$(vf_build_modules "$top" default)
+	mkdir -p "$dir"
+	cp "$k" "$dir/bzImage"
+	cp "$mods/vfbench.ko" "$mods/vffrag.ko" "$dir/"
+	cp "$VF_BUILD/kernels/config-$top-default" "$dir/config" 2>/dev/null || true
+	(cd "$VF_TOP" && git describe --always --dirty 2>/dev/null || echo unknown) >"$dir/commit"
+	{ cat "$VF_TOP"/stage*/series; } | sha256sum | cut -d' ' -f1 >"$dir/series.sha256"
+	echo "saved: $(ls "$dir" | tr '\n' ' ')"
+	exit 0
+fi
+[ $# = 0 ] || die "bench/fastpath.sh: unknown argument '$1' (no argument, or --save DIR)"
+
+mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
+results=${RESULTS:-$VF_TOP/results}
+repeat=${REPEAT:-5} iters=${ITERS:-20000} orders=${ORDERS:-1,2,3,4,5,6,7,8,9,10}
+frag=${FRAG:-1} frag_orders=${FRAG_ORDERS:-1,2,3} frag_rounds=${FRAG_ROUNDS:-5} frag_iters=${FRAG_ITERS:-2000}
+max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
+case "$repeat,$iters,$frag_rounds,$frag_iters" in
+*[!0-9,]* | 0,* | *,0,* | *,0 | ,* | *,,* | *,)
+	die "bench/fastpath.sh: REPEAT='$repeat' ITERS='$iters' FRAG_ROUNDS='$frag_rounds' FRAG_ITERS='$frag_iters': whole numbers >= 1" ;;
+esac
+case "$frag" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG='$frag': 1 (measure under fragmentation too) or 0" ;; esac
+for list in "$orders" "$frag_orders"; do
+	case "$list" in '' | *[!0-9,]*) die "bench/fastpath.sh: ORDERS='$orders' FRAG_ORDERS='$frag_orders': comma-separated orders 1..10 (ORDERS=1,3,9)" ;; esac
+	for o in ${list//,/ }; do
+		[ "$o" -ge 1 ] && [ "$o" -le 10 ] || die "bench/fastpath.sh: order $o is outside 1..10"
+	done
+done
+case "$max_load" in '' | *[!0-9.]*) die "bench/fastpath.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
+
+root=$VF_BUILD/bench/fastpath-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$root"
+say "building vfbench.ko and vffrag.ko against the stage-$top default kernel"
+mods=$(vf_build_modules "$top" default)
+# The kernels: "label kernel moduledir".
+kernels=("current $k $mods")
+if [ -n "${BEFORE:-}" ]; then
+	for f in bzImage vfbench.ko vffrag.ko; do
+		[ -f "$BEFORE/$f" ] || die "BEFORE=$BEFORE has no $f: save a kernel with 'bench/fastpath.sh --save DIR' first"
+	done
+	kernels=("before $BEFORE/bzImage $BEFORE" "${kernels[@]}")
+	say "before: $BEFORE (commit $(cat "$BEFORE/commit" 2>/dev/null || echo unknown)); current: $k"
+fi
+
+# Quiet host: wait up to 10 minutes for the load to drop, then stop.
+wait_for_load() {
+	local i l
+	for i in $(seq 60); do
+		l=$(cut -d' ' -f1 /proc/loadavg)
+		if awk -v l="$l" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
+			echo "$l"
+			return 0
+		fi
+		[ "$i" = 1 ] && echo "    host load $l >= MAX_LOAD $max_load: waiting for it to drop (a build running?)" >&2
+		sleep 10
+	done
+	die "host load still >= $max_load after 10 minutes: stop what runs beside the benchmark, or set MAX_LOAD"
+}
+
+csv=$root/fastpath.csv
+echo "kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,b_p50,b_p90,b_p99,b_physical,b_virtual,clock" >"$csv"
+fcsv=$root/fastpath-frag.csv
+echo "kernel,boot,accel,order,round,mode,skips,attempts,successes,p50,p99,physical,virtual,oom_attempts,clock" >"$fcsv"
+failed=0 nk=${#kernels[@]}
+vf_timer_start
+for i in $(seq "$repeat"); do
+	for j in $(seq 0 $((nk - 1))); do
+		# Alternate which kernel boots first in a round.
+		[ $((i % 2)) = 1 ] || j=$((nk - 1 - j))
+		read -r label kern kmods <<<"${kernels[$j]}"
+		name=fastpath-$label-$i
+		load=$(wait_for_load)
+		say "round $i/$repeat, kernel $label (host load $load): orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
+		if vf_fg "$VF_TOP/qemu/run.sh" --kernel "$kern" --name "$name" --scenario fastpath --timeout 1800 \
+			--mem "$mem" --cpus "$cpus" --accel "$accel" \
+			--append "vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters kunit.enable=0" \
+			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko" >"$root/$name.log" 2>&1; then
+			acc=$(cat "$VF_BUILD/runs/$name/accel")
+			python3 "$VF_TOP/bench/fastpath-report.py" --collect "$VF_BUILD/runs/$name/out/fastpath.txt" \
+				"$label,$i,$load,$acc" "$label,$i,$acc" "$csv" "$fcsv"
+		else
+			failed=$((failed + 1))
+			echo "$label,$i,$load,failed$(printf ',%.0s' $(seq 16))" >>"$csv"
+			tail -5 "$root/$name.log" >&2
+		fi
+	done
+done
+vf_timer_end "fastpath"
+python3 "$VF_TOP/bench/fastpath-report.py" "$csv" "$fcsv" >"$root/fastpath.md"
+cp "$csv" "$fcsv" "$root/fastpath.md" "$results/"
+cat "$results/fastpath.md"
+[ "$failed" = 0 ] || die "$failed boot(s) failed: see $root/*.log"

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Unit check of bench/fastpath-report.py on a fixed CSV.
+
+Run: python3 bench/tests/test_fastpath_report.py
+Prints one PASS/FAIL line per case; exits non-zero if any case fails.
+
+Fixture (written here): three boots, orders 1 and 2. At order 1, plain
+against itself stays within 1 %, vfallback is 1.10x at p50 and 1.01x at
+p99: FAIL and PASS, neither marked as noise. At order 2, plain against
+itself moves by 5 % in one boot and vfallback is 1.02x: PASS, marked
+(noise 5.0%). A failed boot row must be ignored.
+
+Fragmented part: two boots, two rounds each; order 1 auto 1300 vs always
+1000 ns (1.300: FAIL), order 2 auto 1100 vs 1000 (1.100: PASS), 7 skips
+per auto cell.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(HERE, "..", "fastpath-report.py")
+HEADER = ("kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,"
+          "b_p50,b_p90,b_p99,b_physical,b_virtual,clock")
+FRAG_HEADER = "kernel,boot,accel,order,round,mode,skips,attempts,successes,p50,p99,physical,virtual,oom_attempts,clock"
+
+# (order, a, b): per boot (a_p50, a_p99, b_p50, b_p99)
+CELLS = {
+    (1, "plain", "plain"): [(1000, 2000, 1005, 2010), (1000, 2000, 995, 1990), (1000, 2000, 1000, 2000)],
+    (1, "plain", "vfallback"): [(1000, 2000, 1100, 2020), (1000, 2000, 1100, 2020), (1000, 2000, 1100, 2020)],
+    (1, "plain_noreclaim", "vfallback"): [(1000, 2000, 1000, 2000)] * 3,
+    (2, "plain", "plain"): [(1000, 2000, 1050, 2000), (1000, 2000, 1000, 2000), (1000, 2000, 1000, 2000)],
+    (2, "plain", "vfallback"): [(1000, 2000, 1020, 2040)] * 3,
+    (2, "plain_noreclaim", "vfallback"): [(1000, 2000, 1000, 2000)] * 3,
+}
+
+fails = passes = 0
+
+
+def check(name, cond):
+    global fails, passes
+    print(("PASS: " if cond else "FAIL: ") + name)
+    fails += not cond
+    passes += bool(cond)
+
+
+def row_of(md, order, title):
+    sect = md.split("### " + title, 1)
+    if len(sect) < 2:
+        return ""
+    for line in sect[1].split("\n##")[0].splitlines():
+        if line.startswith(f"| {order} |"):
+            return line
+    return ""
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    csvf = os.path.join(tmp, "fastpath.csv")
+    with open(csvf, "w") as f:
+        print(HEADER, file=f)
+        for (o, a, b), boots in CELLS.items():
+            for i, (a50, a99, b50, b99) in enumerate(boots, 1):
+                print(f"current,{i},0.10,tcg,{o},{a},{b},100,0,{a50},{a50},{a99},100,0,{b50},{b50},{b99},100,0,tsc",
+                      file=f)
+        print("current,4,0.20,failed" + "," * 16, file=f)
+    out = subprocess.run([sys.executable, REPORT, csvf], capture_output=True, text=True)
+    check("report exits 0", out.returncode == 0)
+    md = out.stdout
+    check("3 boots counted, the failed one named", "3 boot(s) measured, 1 failed" in md)
+    r = row_of(md, 1, "plain vs vfallback")
+    check("order 1: p50 ratio 1.100, FAIL", "1.100 (1.100-1.100)" in r and "| FAIL |" in r)
+    check("order 1: p99 ratio 1.010, PASS, not marked", r.endswith("| PASS |"))
+    r = row_of(md, 2, "plain vs vfallback")
+    check("order 2: p50 1.020 PASS marked (noise 5.0%)", "1.020" in r and "PASS (noise 5.0%)" in r)
+    r = row_of(md, 1, "A/A: plain vs plain")
+    check("order 1 A/A: median 1.000 (0.995-1.005)", "1.000 (0.995-1.005)" in r)
+    fcsv = os.path.join(tmp, "fastpath-frag.csv")
+    with open(fcsv, "w") as f:
+        print(FRAG_HEADER, file=f)
+        for b in (1, 2):
+            for o, auto in ((1, 1300), (2, 1100)):
+                for r in (1, 2):
+                    print(f"current,{b},tcg,{o},{r},auto,7,100,100,{auto},{2 * auto},0,100,0,tsc", file=f)
+                    print(f"current,{b},tcg,{o},{r},always,0,100,100,1000,2000,0,100,0,tsc", file=f)
+    out = subprocess.run([sys.executable, REPORT, csvf, fcsv], capture_output=True, text=True)
+    md = out.stdout
+    r = row_of(md, 1, "Under fragmentation")
+    check("frag order 1: 4 rounds, ratio 1.300, FAIL, 28 skips",
+          "| 4 |" in r and "1.300 (1.300-1.300)" in r and "| 28 |" in r and r.endswith("| FAIL | FAIL |"))
+    r = row_of(md, 2, "Under fragmentation")
+    check("frag order 2: ratio 1.100, PASS", "1.100" in r and r.endswith("| PASS | PASS |"))
+    # --collect: one boot's guest output appended to both CSVs.
+    txt = os.path.join(tmp, "fastpath.txt")
+    with open(txt, "w") as f:
+        print("mode: [auto] always", file=f)
+        print("pair a=plain b=vfallback order=2 iters=10 a_n=10 a_fail=0 a_p50_ns=900 a_p90_ns=950 "
+              "a_p99_ns=990 a_physical=10 a_virtual=0 b_n=10 b_fail=0 b_p50_ns=1000 b_p90_ns=1050 "
+              "b_p99_ns=1100 b_physical=10 b_virtual=0 elapsed_ms=1 budget_hit=0 clock=tsc", file=f)
+        print("frag order=1 round=1 mode=auto skips=5 method=vfallback order=1 iters=10 hold=0 attempts=10 "
+              "successes=10 p50_ns=2000 p99_ns=3000 max_ns=4000 physical=0 virtual=10 oom_attempts=0 clock=tsc",
+              file=f)
+    c2, f2 = os.path.join(tmp, "c2.csv"), os.path.join(tmp, "f2.csv")
+    out = subprocess.run([sys.executable, REPORT, "--collect", txt, "before,1,0.1,tcg", "before,1,tcg", c2, f2],
+                         capture_output=True, text=True)
+    check("collect exits 0", out.returncode == 0)
+    check("collect: pair row", open(c2).read().strip() ==
+          "before,1,0.1,tcg,2,plain,vfallback,10,0,900,950,990,10,0,1000,1050,1100,10,0,tsc")
+    check("collect: frag row (the cell's own order, not the run's)", open(f2).read().strip() ==
+          "before,1,tcg,1,1,auto,5,10,10,2000,3000,0,10,0,tsc")
+    with open(txt, "a") as f:
+        print("pair a=plain b=vfallback order=3", file=f)
+    out = subprocess.run([sys.executable, REPORT, "--collect", txt, "x", "y", c2, f2], capture_output=True, text=True)
+    check("collect: a truncated line is an error that names it", out.returncode != 0 and "lacks" in out.stderr)
+    bad = os.path.join(tmp, "empty.csv")
+    with open(bad, "w") as f:
+        print(HEADER, file=f)
+    out = subprocess.run([sys.executable, REPORT, bad], capture_output=True, text=True)
+    check("no successful boot: non-zero exit with a message", out.returncode != 0 and "no successful boot" in out.stderr)
+
+print(f"{passes} passed, {fails} failed")
+sys.exit(1 if fails else 0)

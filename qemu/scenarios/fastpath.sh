@@ -1,0 +1,103 @@
+# Physical fast path of GFP_VFALLBACK against plain alloc_pages(), side by
+# side (guest side of bench/fastpath.sh; issue 19, goal 1). Unfragmented.
+# For each order, vfbench's pair file runs, in one loop each:
+#   plain plain            the noise floor of a ratio (A/A)
+#   plain vfallback        what a caller sees
+#   plain_noreclaim vfallback
+#                          the same page-allocator flags as vfallback's
+#                          physical attempt: what the dispatch itself costs
+# With vf.frag=1, then (issue 19, goal 3): the unmovable fragmenter
+# (vffrag.ko, as in bench.sh's "strict": caches dropped, compaction, the
+# blocks it made pinned again before every cell, no OOM rescue for the
+# measuring shell), and for each order of vf.frag_orders (1,2,3) and
+# vf.frag_rounds rounds: vfallback in mode "auto" and in mode "always",
+# alternating which runs first, vf.frag_iters allocations each. Only
+# builtins in that part: nothing forks while memory is fragmented.
+# Parameters (kernel command line): vf.orders=1,2,... vf.iters=N vf.frag=0|1
+# vf.frag_orders=1,2,3 vf.frag_rounds=N vf.frag_iters=N
+# Output: $VF_OUT/fastpath.txt, one "pair ..." line of key=value per pair
+# and one "frag ..." line per fragmented cell.
+. /results/scenarios/common.lib
+
+param() { sed -n "s/.*vf\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+orders=$(param orders | tr , ' ') iters=$(param iters)
+orders=${orders:-1 2 3 4 5 6 7 8 9 10} iters=${iters:-20000}
+frag=$(param frag) frag_orders=$(param frag_orders | tr , ' ')
+frag_rounds=$(param frag_rounds) frag_iters=$(param frag_iters)
+frag=${frag:-0} frag_orders=${frag_orders:-1 2 3} frag_rounds=${frag_rounds:-5}
+frag_iters=${frag_iters:-2000}
+OUTF=$VF_OUT/fastpath.txt
+: >"$OUTF"
+P=/sys/kernel/debug/vfbench/pair
+
+if ! insmod "$VF_IN/vfbench.ko"; then
+	fail "fastpath: insmod vfbench.ko"
+	finish
+	exit
+fi
+grep -qw vfallback /sys/kernel/debug/vfbench/methods ||
+	fail "fastpath: this kernel has no GFP_VFALLBACK (a stage kernel is needed)"
+# Bad input is refused, not measured.
+if echo "plain nosuch 1 10" >$P 2>/dev/null; then fail "fastpath: an unknown method was accepted"; fi
+if echo "plain plain 0 10" >$P 2>/dev/null; then fail "fastpath: order 0 was accepted"; fi
+echo "mode: $(cat /sys/kernel/mm/vfallback/mode 2>/dev/null || echo unknown)" | tee -a "$OUTF"
+for o in $orders; do
+	for pr in "plain plain" "plain vfallback" "plain_noreclaim vfallback"; do
+		if echo "$pr $o $iters" >$P; then
+			echo "pair $(cat $P)" >>"$OUTF"
+		else
+			fail "fastpath: pair $pr order $o refused"
+		fi
+	done
+	echo "order $o done"
+done
+grep -c '^pair ' "$OUTF" | sed 's/^/pairs measured: /'
+
+[ "$frag" = 1 ] || { finish; exit; }
+FRAG=/sys/kernel/debug/vffrag M=/sys/kernel/mm/vfallback/mode
+SK=/sys/kernel/mm/vfallback/physical_skips R=/sys/kernel/debug/vfbench/run
+if ! insmod "$VF_IN/vffrag.ko" || [ ! -f $FRAG/status ]; then
+	fail "fastpath: insmod vffrag.ko"
+	finish
+	exit
+fi
+mop_blocks() { read -r st <$FRAG/status; st=${st#*mop_blocks=}; mb=${st%% *}; }
+for round in 1 2 3 4 5 6; do
+	mop_blocks; b0=$mb
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+	echo refrag >$FRAG/control
+	mop_blocks; b1=$mb
+	[ "$b1" = "$b0" ] && break
+done
+read -r st <$FRAG/status
+echo "fragmented: $st"
+if echo "strict on" >$FRAG/control; then strict=on; else strict=refused; fi
+for o in $frag_orders; do
+	r=1
+	while [ $r -le "$frag_rounds" ]; do
+		if [ $((r % 2)) = 1 ]; then modes="auto always"; else modes="always auto"; fi
+		for mode in $modes; do
+			echo $mode >$M
+			echo 3 >/proc/sys/vm/drop_caches
+			echo 1 >/proc/sys/vm/compact_memory
+			echo refrag >$FRAG/control
+			sk0=0 sk1=0
+			[ -f $SK ] && read -r sk0 <$SK
+			if echo "vfallback $o $frag_iters noaccess" >$R; then
+				read -r res <$R
+				[ -f $SK ] && read -r sk1 <$SK
+				echo "frag order=$o round=$r mode=$mode skips=$((sk1 - sk0)) $res" >>"$OUTF"
+			else
+				fail "fastpath: fragmented cell order $o mode $mode refused"
+			fi
+		done
+		r=$((r + 1))
+	done
+	echo "fragmented order $o done"
+done
+echo "strict off" >$FRAG/control
+echo auto >$M
+echo "strict mode: $strict"
+[ $strict = on ] || fail "fastpath: vffrag refused strict mode"
+finish
