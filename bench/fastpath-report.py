@@ -161,12 +161,15 @@ def main(path, frag=None):
         print(f"## {b} vs {c}: medians side by side\n")
         print(f"| measure | order | {b} | {c} |")
         print("|---|---|---|---|")
-        for key in sorted(set(summaries[b]) & set(summaries[c]), key=str):
+        rows_out = []
+        for key in set(summaries[b]) & set(summaries[c]):
             if key[0] == "frag":
-                name, o, p = f"auto/always {key[2]}", key[1], None
+                name, o = f"auto/always {key[2]}", key[1]
             else:
                 name, o = f"{key[0]}/{key[1]} {key[3]}", key[2]
-            print(f"| {name} | {o} | {summaries[b][key]:.3f} | {summaries[c][key]:.3f} |")
+            rows_out.append((name, o, summaries[b][key], summaries[c][key]))
+        for name, o, vb, vc in sorted(rows_out):
+            print(f"| {name} | {o} | {vb:.3f} | {vc:.3f} |")
         print()
 
 

@@ -90,6 +90,22 @@ with tempfile.TemporaryDirectory() as tmp:
           "| 4 |" in r and "1.300 (1.300-1.300)" in r and "| 28 |" in r and r.endswith("| FAIL | FAIL |"))
     r = row_of(md, 2, "Under fragmentation")
     check("frag order 2: ratio 1.100, PASS", "1.100" in r and r.endswith("| PASS | PASS |"))
+    # Two kernels: each gets its section, and a side-by-side table.
+    two = os.path.join(tmp, "two.csv")
+    with open(two, "w") as f:
+        print(HEADER, file=f)
+        for kern, b50 in (("before", 1100), ("current", 1040)):
+            for i in (1, 2):
+                for a, b in (("plain", "plain"), ("plain", "vfallback")):
+                    bb = 1000 if b == "plain" else b50
+                    print(f"{kern},{i},0.10,tcg,1,{a},{b},100,0,1000,1000,2000,100,0,{bb},{bb},2000,100,0,tsc",
+                          file=f)
+    out = subprocess.run([sys.executable, REPORT, two], capture_output=True, text=True)
+    md = out.stdout
+    check("two kernels: a section each, before first",
+          "## Kernel: before" in md and md.index("## Kernel: before") < md.index("## Kernel: current"))
+    check("two kernels: side-by-side row plain/vfallback p50 1.100 -> 1.040",
+          "| plain/vfallback p50 | 1 | 1.100 | 1.040 |" in md)
     # --collect: one boot's guest output appended to both CSVs.
     txt = os.path.join(tmp, "fastpath.txt")
     with open(txt, "w") as f:
