@@ -84,20 +84,6 @@ if [ -n "${BEFORE:-}" ]; then
 	say "before: $BEFORE (commit $(cat "$BEFORE/commit" 2>/dev/null || echo unknown)); current: $k"
 fi
 
-# Quiet host: wait up to 10 minutes for the load to drop, then stop.
-wait_for_load() {
-	local i l
-	for i in $(seq 60); do
-		l=$(cut -d' ' -f1 /proc/loadavg)
-		if awk -v l="$l" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
-			echo "$l"
-			return 0
-		fi
-		[ "$i" = 1 ] && echo "    host load $l >= MAX_LOAD $max_load: waiting for it to drop (a build running?)" >&2
-		sleep 10
-	done
-	die "host load still >= $max_load after 10 minutes: stop what runs beside the benchmark, or set MAX_LOAD"
-}
 
 csv=$root/fastpath.csv
 echo "kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,b_p50,b_p90,b_p99,b_physical,b_virtual,clock" >"$csv"

@@ -80,21 +80,6 @@ run_id=$(date -u +%Y%m%dT%H%M%SZ)-$bench
 root=$VF_BUILD/bench/$run_id
 results=$VF_BUILD/results/$run_id
 
-# wait_for_load: refuse to measure on a busy host (waits up to 10 min,
-# then stops with a message). Prints the load it started at.
-wait_for_load() {
-	local i l
-	for i in $(seq 60); do
-		l=$(cut -d' ' -f1 /proc/loadavg)
-		if awk -v l="$l" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
-			echo "$l"
-			return 0
-		fi
-		[ "$i" = 1 ] && echo "    host load $l >= MAX_LOAD $max_load: waiting for it to drop (a build running?)" >&2
-		vf_nap 10
-	done
-	die "host load stayed >= $max_load for 10 minutes: stop what is running (ps aux --sort=-%cpu | head), or set MAX_LOAD"
-}
 mkdir -p "$root"
 nboots=$(( repeat * ${#matrix[@]} * $(echo "$scenarios" | wc -w) ))
 say "bench $bench: $repeat x ${#matrix[@]} kernel(s) x scenarios ($scenarios) = $nboots boots, interleaved, guest $mem/$cpus CPUs, raw in $root"

@@ -132,6 +132,23 @@ vf_fg() {
 	wait "$!"
 }
 
+# wait_for_load: refuse to measure on a busy host. Waits (up to 10 min)
+# until the 1-minute load is below $max_load (set by the caller), then
+# prints the load it started at; stops with a message otherwise.
+wait_for_load() {
+	local i l
+	for i in $(seq 60); do
+		l=$(cut -d' ' -f1 /proc/loadavg)
+		if awk -v l="$l" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
+			echo "$l"
+			return 0
+		fi
+		[ "$i" = 1 ] && echo "    host load $l >= MAX_LOAD $max_load: waiting for it to drop (a build running?)" >&2
+		vf_nap 10
+	done
+	die "host load stayed >= $max_load for 10 minutes: stop what is running (ps aux --sort=-%cpu | head), or set MAX_LOAD"
+}
+
 # Elapsed-time printer for long steps.
 vf_timer_start() { VF_T0=$(date +%s); }
 vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }
