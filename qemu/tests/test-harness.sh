@@ -42,6 +42,12 @@ expect_msg "window never closed" "check-log names the unclosed window"
 printf '[ 1.0] Linux version 6.12\n[ 2.0] t: VF-EXPECT-SPLAT-END\n[ 3.0] vf-init: userspace reached\n' >"$tmp/orphan-end.log"
 expect nonzero "check-log fails on an END marker without BEGIN" python3 "$top/qemu/check-log.py" "$tmp/orphan-end.log"
 expect nonzero "check-log fails on a missing file" python3 "$top/qemu/check-log.py" "$tmp/nonexistent.log"
+expect 0 "check-log reports a known stock warning and does not count it" python3 "$top/qemu/check-log.py" "$fx/good-stock-nofail-xfs-mount.log"
+expect_msg "known stock warning, not counted" "check-log names the known stock warning"
+sed 's/ xfs_init_fs_context+/ vfallback_alloc+/' "$fx/good-stock-nofail-xfs-mount.log" >"$tmp/stock-other-caller.log"
+expect nonzero "check-log counts the same warning from another caller" python3 "$top/qemu/check-log.py" "$tmp/stock-other-caller.log"
+grep -v 'end trace' "$fx/good-stock-nofail-xfs-mount.log" >"$tmp/stock-unended.log"
+expect nonzero "check-log counts a known stock warning whose splat does not end" python3 "$top/qemu/check-log.py" "$tmp/stock-unended.log"
 
 # config verifier
 printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D="x"\n' >"$tmp/.config"
