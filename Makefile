@@ -15,7 +15,7 @@ help:
 	@echo "make test                 the test suite (CI runs this)"
 	@echo "make bench [BENCH=quick|full]  benchmarks -> results/"
 	@echo "make bench-deferred       experiment: queued releases and vfallback's tail"
-	@echo "make bench-lbfault-cost   large-block faults unfragmented: lb_reserve=0 vs 16M, 5 boots each"
+	@echo "make bench-lbfault-cost   large-block faults unfragmented: lb_progress off vs on within each boot, 3 boots"
 	@echo "make bench-fastpath [BEFORE=DIR]  GFP_VFALLBACK vs plain side by side; auto vs always fragmented"
 	@echo "make deps                 install the Debian packages the project needs"
 	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
