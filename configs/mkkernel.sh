@@ -66,6 +66,10 @@ vf_timer_end "[$name] build"
 mkdir -p "$VF_BUILD/kernels"
 cp "$obj/arch/x86/boot/bzImage" "$VF_BUILD/kernels/bzImage-$name"
 cp "$obj/.config" "$VF_BUILD/kernels/config-$name"
+# In-tree modules that benchmarks load (base.config builds them as modules).
+for m in lib/test_vmalloc.ko; do
+	[ ! -f "$obj/$m" ] || cp "$obj/$m" "$VF_BUILD/kernels/$(basename "$m" .ko)-$name.ko"
+done
 echo "$(cat "$VF_SRC/pristine/.vf-version")" >"$obj/.vf-built"
 ccache -s 2>/dev/null | grep -iE 'hits|misses' | head -3 | sed 's/^/    ccache: /' || true
 echo "kernel: $VF_BUILD/kernels/bzImage-$name"

@@ -1,0 +1,159 @@
+#!/bin/bash
+# Benchmark (make bench-workloads): are the workloads slower on the stage
+# kernel? Issue 19 goal 5. Boots the plain and the top stage's default
+# kernels (same configuration otherwise) REPEAT times each (default 5),
+# interleaved and alternating which goes first, unfragmented (scenario
+# none), each running qemu/scenarios/bench.sh with its allocation cells cut
+# to one token cell (vf.methods=plain vf.orders=1 vf.iters=10, no perf, no
+# hold cells) so that the boot measures the workloads only:
+#  - the dentry/buffer_head slab workload (4000 files on ext4, files/s;
+#    SLUB's alloc_slowpath per 1000 allocations of dentry and buffer_head);
+#  - the large-block workload (lbs.sh: XFS with 4, 16, 64 KiB blocks, fio
+#    sequential and random buffered writes and reads in MB/s, files/s).
+# Writes results/workloads.csv (one row per boot and metric) and
+# results/workloads.md: per metric the median of each kernel, the ratio
+# stage/plain of the medians and the min-max of the per-pair ratios
+# (boot i of each kernel), and whether the ratio is >= 0.98 (slow-path
+# share: <= plain's). A failed boot is recorded and the run goes on; the
+# script then exits 1.
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), MAX_LOAD, RESULTS.
+set -euo pipefail
+. "$(dirname "$0")/../configs/common.sh"
+trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
+
+mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
+results=${RESULTS:-$VF_TOP/results}
+repeat=${REPEAT:-5}
+max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
+case "$repeat" in '' | *[!0-9]* | 0) die "bench/workloads.sh: REPEAT='$repeat': a whole number >= 1 (REPEAT=5)" ;; esac
+case "$max_load" in '' | *[!0-9.]*) die "bench/workloads.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
+top=$(vf_top_stage)
+[ "$top" -ge 1 ] || die "bench/workloads.sh: needs a stage kernel (no stage has patches)"
+kinds=(plain "$top")
+declare -A mods
+for s in "${kinds[@]}"; do
+	[ -f "$VF_BUILD/kernels/bzImage-$s-default" ] ||
+		die "no $VF_BUILD/kernels/bzImage-$s-default: build it with 'make kernel STAGE=$s VARIANT=default' (make bench-workloads does)"
+	say "building vfbench.ko and vffrag.ko against the $s default kernel"
+	mods[$s]=$(vf_build_modules "$s" default)
+done
+root=$VF_BUILD/bench/workloads-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$root"
+failed=0
+vf_timer_start
+for i in $(seq "$repeat"); do
+	if [ $((i % 2)) = 1 ]; then order=("${kinds[@]}"); else order=("${kinds[1]}" "${kinds[0]}"); fi
+	for s in "${order[@]}"; do
+		name=workloads-$s-$i
+		wait_for_load "$max_load"
+		say "boot $i/$repeat: $s default kernel, workloads unfragmented"
+		if "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$s-default" --name "$name" \
+			--scenario bench --timeout 2400 --mem "$mem" --cpus "$cpus" --accel "$accel" \
+			--append "vf.bench=quick vf.scenario_frag=none vf.methods=plain vf.orders=1 vf.iters=10 vf.perf=none vf.hold_mb=0 vf.seed=$i kunit.enable=0" \
+			--in "${mods[$s]}/vfbench.ko" --in "${mods[$s]}/vffrag.ko" >"$root/$name.log" 2>&1; then
+			mkdir -p "$root/$name"
+			cp -r "$VF_BUILD/runs/$name/out/." "$root/$name/"
+			cat "$VF_BUILD/runs/$name/accel" >"$root/$name/accel"
+		else
+			failed=$((failed + 1))
+			tail -5 "$root/$name.log" >&2
+		fi
+	done
+done
+vf_timer_end "workloads"
+python3 - "$root" "$top" "$repeat" <<'PY'
+import csv, glob, json, os, statistics, sys
+root, top, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+
+def kv(line):
+    return dict(f.split("=", 1) for f in line.split() if "=" in f)
+
+
+def fio_mbs(path):
+    try:
+        text = open(path).read()
+        doc = json.loads(text[text.find("{"):])
+        job = doc["jobs"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+    if int(job.get("error", 0)):
+        return None
+    return sum(int(job.get(d, {}).get("bw_bytes", 0)) for d in ("read", "write")) / 1e6
+
+
+rows = []  # boot, kernel, metric, value, accel
+for d in sorted(glob.glob(os.path.join(root, "workloads-*-*"))):
+    if not os.path.isdir(d):
+        continue
+    _, kernel, boot = os.path.basename(d).rsplit("-", 2)
+    acc = open(os.path.join(d, "accel")).read().strip()
+    sp = os.path.join(d, "slab-raw.txt")
+    if os.path.exists(sp):
+        for line in open(sp):
+            r = kv(line)
+            c = r.get("cache")
+            if c == "dentry":
+                try:
+                    rows.append((boot, kernel, "slab workload files/s", float(r["files_per_s"]), acc))
+                except (KeyError, ValueError):
+                    pass
+            try:
+                fast, slow = int(r["alloc_fastpath"]), int(r["alloc_slowpath"])
+                if fast + slow:
+                    rows.append((boot, kernel, f"{c} alloc_slowpath per 1000", 1000 * slow / (fast + slow), acc))
+            except (KeyError, ValueError):
+                pass
+    lp = os.path.join(d, "lbs-raw.txt")
+    if os.path.exists(lp):
+        for line in open(lp):
+            r = kv(line)
+            w, bs = r.get("workload"), r.get("fsblock")
+            if not w or not bs or w.startswith("bufcost") or r.get("rc") not in ("0",):
+                continue
+            label = f"lbs {int(bs) // 1024}K {w}"
+            if "json" in r:
+                v = fio_mbs(os.path.join(d, r["json"]))
+                if v is not None:
+                    rows.append((boot, kernel, label + " MB/s", v, acc))
+            elif "usec" in r and int(r["usec"]):
+                rows.append((boot, kernel, label + " files/s", int(r["files"]) * 1e6 / int(r["usec"]), acc))
+with open(os.path.join(root, "workloads.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["boot", "kernel", "metric", "value", "accel"])
+    for r in rows:
+        w.writerow([r[0], r[1], r[2], f"{r[3]:.2f}", r[4]])
+metrics = []
+for r in rows:
+    if r[2] not in metrics:
+        metrics.append(r[2])
+accs = sorted({r[4] for r in rows})
+out = open(os.path.join(root, "workloads.md"), "w")
+p = lambda *a: print(*a, file=out)
+p("# Workloads: plain vs stage kernel, unfragmented\n")
+p(f"Plain and stage-{top} default kernels (same configuration otherwise), {repeat} boots each, "
+  f"interleaved, alternating which boots first; scenario none; qemu/scenarios/bench.sh with its "
+  f"allocation cells cut to one token cell; accelerator: {', '.join(accs)}. Median over the boots "
+  f"(min-max); ratio = stage median / plain median; pair spread = min-max of stage/plain for boot i "
+  f"of each. Goal (issue 19 goal 5): ratio >= 0.98, slow-path share <= plain's.\n")
+p(f"| metric | plain | stage-{top} | ratio | pair spread | goal |")
+p("|---|---|---|---|---|---|")
+for m in metrics:
+    v = {k: {r[0]: r[3] for r in rows if r[2] == m and r[1] == k} for k in ("plain", top)}
+    if not v["plain"] or not v[top]:
+        p(f"| {m} | - | - | - | - | - |")
+        continue
+    cell = lambda x: f"{statistics.median(x):.1f} ({min(x):.1f}-{max(x):.1f})"
+    mp, ms = statistics.median(v["plain"].values()), statistics.median(v[top].values())
+    ratio = ms / mp if mp else float("nan")
+    pairs = [v[top][b] / v["plain"][b] for b in v[top] if b in v["plain"] and v["plain"][b]]
+    spread = f"{min(pairs):.3f}-{max(pairs):.3f}" if pairs else "-"
+    slow = "slowpath" in m
+    ok = (ms <= mp) if slow else (ratio >= 0.98)
+    p(f"| {m} | {cell(list(v['plain'].values()))} | {cell(list(v[top].values()))} | {ratio:.3f} | "
+      f"{spread} | {'PASS' if ok else 'FAIL'} |")
+out.close()
+PY
+cp "$root/workloads.csv" "$root/workloads.md" "$results/"
+cat "$results/workloads.md"
+[ "$failed" = 0 ] || die "$failed boot(s) failed: see $root/*.log"
