@@ -199,6 +199,45 @@ mmap_probe() {
 	rm -f $MNT/mmap.dat
 }
 
+# progress_probe: debugfs lb_progress (stage-3 patch 15). Off, the reserve
+# gives every block back and has size 0, and faults (MADV_RANDOM: no
+# readahead, each fault allocates its folio) do not take the progress
+# path (minorder_alloc_nostall stays); a value other than 0 or 1 is
+# refused; on, the reserve is filled again (within 10 s) and faults take
+# the path again.
+progress_probe() {
+	sw=/sys/kernel/debug/lb_progress res=/sys/kernel/debug/lb_reserve f=$MNT/progress.dat
+	held() { awk '/^node/ { p += $6 } END { print p + 0 }' $res; }
+	size() { awk '/^node/ { t += $4 } END { print t + 0 }' $res; }
+	faults() { # the nostall count that a cold 1 MiB mread adds
+		echo 3 >/proc/sys/vm/drop_caches
+		n0=$(vmstat minorder_alloc_nostall)
+		xfs_io -r -c "mmap -r 0 1m" -c "madvise -r 0 1m" -c "mread 0 1m" $f >/dev/null 2>&1 ||
+			echo "progress: mread failed" >&2
+		echo $(( $(vmstat minorder_alloc_nostall) - n0 ))
+	}
+	check "lb_progress: on by default" test "$(cat $sw)" = 1
+	xfs_io -f -c "pwrite -q 0 1m" -c fsync $f
+	echo 0 >$sw
+	check "lb_progress off: reads back 0" test "$(cat $sw)" = 0
+	h=$(held) z=$(size)
+	check "lb_progress off: the reserve holds nothing and has size 0 ($h pages, size $z)" test "$h.$z" = 0.0
+	n=$(faults)
+	check "lb_progress off: faults take the ordinary path ($n through the progress path)" test "$n" = 0
+	if echo 2 >$sw 2>/dev/null; then fail "lb_progress: 2 accepted"; else pass "lb_progress: 2 refused"; fi
+	echo 1 >$sw
+	i=0
+	while [ $i -lt 100 ] && { [ "$(size)" = 0 ] || [ "$(held)" -lt "$(size)" ]; }; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	h=$(held) z=$(size)
+	check "lb_progress on: the reserve is filled again ($h of $z pages)" test "$z" -gt 0 -a "$h" -ge "$z"
+	n=$(faults)
+	check "lb_progress on: faults take the progress path ($n of 16)" test "$n" -gt 0
+	rm -f $f
+}
+
 fail_folios() {
 	echo "$1" >$FI/min-order
 	echo N >$FI/ignore-gfp-wait
@@ -279,6 +318,7 @@ if [ -f /sys/kernel/debug/lb_reserve_blocks ] && [ -d /sys/devices/system/memory
 	echo "lb_reserve: $(cat /sys/kernel/debug/lb_reserve)"
 	drain_probe
 fi
+[ -w /sys/kernel/debug/lb_progress ] && progress_probe
 umount $MNT
 
 # The knob off: the bulk path of 6.12, with vm_map_ram().
