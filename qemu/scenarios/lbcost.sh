@@ -1,13 +1,15 @@
 # Cost of the large-block fault path when memory is not fragmented (issue
 # 17), measured within one boot: a fresh 64 KiB-block XFS on a loop
-# device, a 256 MiB file written and then dropped from the cache, then
-# vf.cost_rounds= rounds (default 4) in which the mechanism is switched
-# off and on through debugfs lb_progress (stage-3 patch 15), in the order
-# off,on in odd rounds and on,off in even ones (drift cancels), each
-# setting running fio ioengine=mmap random 16 KiB reads and then random
-# 16 KiB writes, time-based (vf.cost_secs=, default 10), each with its
-# caches dropped first so that the faults allocate. Checks that the
-# switch really switches: off, the reserve holds nothing and no fault
+# device, a file of vf.cost_mb= MiB (default 256) written and then dropped
+# from the cache, then vf.cost_rounds= rounds (default 8) in which the
+# mechanism is switched off and on through debugfs lb_progress (stage-3
+# patch 15), in the order off,on in odd rounds and on,off in even ones
+# (drift cancels). Each setting runs fio ioengine=mmap over the whole
+# file in 64 KiB blocks, random order, each block once: first reads, then
+# writes, each with the caches dropped first, so that every I/O is one
+# fault that allocates its folio (IOPS = faults per second; a time-based
+# run would mostly measure copies from mapped, cached blocks). Checks that
+# the switch really switches: off, the reserve holds nothing and no fault
 # goes through the progress path (minorder_alloc_nostall does not move);
 # on, it does. Writes one line per run to lbcost.txt.
 . /results/scenarios/common.lib
@@ -15,10 +17,10 @@ DEV=/dev/loop2
 MNT=/mnt/xfs
 SW=/sys/kernel/debug/lb_progress
 arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
-secs=$(arg cost_secs)
-secs=${secs:-10}
+mb=$(arg cost_mb)
+mb=${mb:-256}
 rounds=$(arg cost_rounds)
-rounds=${rounds:-4}
+rounds=${rounds:-8}
 OUTF=$VF_OUT/lbcost.txt
 : >"$OUTF"
 if [ ! -w $SW ]; then
@@ -26,7 +28,7 @@ if [ ! -w $SW ]; then
 	finish
 	exit
 fi
-truncate -s 1G /tmp/lb.img
+truncate -s $((mb + 256))M /tmp/lb.img
 losetup $DEV /tmp/lb.img
 mkdir -p $MNT
 if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
@@ -34,7 +36,7 @@ if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
 	finish
 	exit
 fi
-xfs_io -f -c "pwrite -q -b 1m 0 256m" -c fsync $MNT/f
+xfs_io -f -c "pwrite -q -b 1m 0 ${mb}m" -c fsync $MNT/f
 # "node 0 target T pages P blocks ..." -> P summed over the nodes
 reserve_pages() { awk '/^node/ { p += $6 } END { print p + 0 }' /sys/kernel/debug/lb_reserve; }
 # Set the switch; on, wait (at most 10 s) for the refill to fill the reserve.
@@ -57,8 +59,8 @@ for r in $(seq "$rounds"); do
 		for rw in randread randwrite; do
 			echo 3 >/proc/sys/vm/drop_caches
 			n0=$(vmstat minorder_alloc_nostall) f0=$(vmstat pgmajfault)
-			if fio --name=$rw --filename=$MNT/f --size=256m --ioengine=mmap --rw=$rw --bs=16k \
-				--time_based --runtime="$secs" --randrepeat=1 --output-format=terse --terse-version=3 \
+			if fio --name=$rw --filename=$MNT/f --size=${mb}m --ioengine=mmap --rw=$rw --bs=64k \
+				--randrepeat=1 --output-format=terse --terse-version=3 \
 				--output=/tmp/fio.terse >/dev/null 2>&1; then
 				# terse v3: field 7 read bw KiB/s, 8 read IOPS; 48 write bw, 49 write IOPS
 				if [ $rw = randread ]; then
