@@ -25,12 +25,10 @@
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-# INT/TERM: stop every process of this group (the scripts it runs stop
+# vf_bench_env: MEM, CPUS, ACCEL, MAX_LOAD; on INT/TERM it stops every
+# process of this group (the scripts it runs stop
 # their own process groups, QEMU and make, through their traps).
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
-
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
+vf_bench_env bench/deferred.sh
 orders=${ORDERS:-1,3,8,10} iters=${ITERS:-1000} repeat=${REPEAT:-5}
 settings=${SETTINGS:-always:default always:1}
 case "$orders,$iters,$repeat" in

@@ -30,14 +30,15 @@
 # FRAG_ROUNDS, FRAG_ITERS, MAX_LOAD, BEFORE, RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
+vf_bench_env bench/fastpath.sh
 
 top=$(vf_top_stage)
 [ "$top" -ge 1 ] || die "bench/fastpath.sh: needs a stage kernel (no stage has patches)"
 k=$VF_BUILD/kernels/bzImage-$top-default
-[ -f "$k" ] || die "no $k: build it with 'make kernel STAGE=$top VARIANT=default' (make bench-fastpath does)"
+nok="no $k: build it with 'make kernel STAGE=$top VARIANT=default' (make bench-fastpath does)"
 
 if [ "${1:-}" = --save ]; then
+	[ -f "$k" ] || die "$nok"
 	dir=${2:?usage: bench/fastpath.sh --save DIR}
 	say "saving the stage-$top default kernel and its benchmark modules in $dir"
 	mods=$(vf_build_modules "$top" default)
@@ -52,15 +53,9 @@ if [ "${1:-}" = --save ]; then
 fi
 [ $# = 0 ] || die "bench/fastpath.sh: unknown argument '$1' (no argument, or --save DIR)"
 
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
-repeat=${REPEAT:-5} iters=${ITERS:-20000} orders=${ORDERS:-1,2,3,4,5,6,7,8,9,10}
-frag=${FRAG:-1} frag_orders=${FRAG_ORDERS:-1,2,3} frag_rounds=${FRAG_ROUNDS:-5} frag_iters=${FRAG_ITERS:-2000}
-max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
-case "$repeat,$iters,$frag_rounds,$frag_iters" in
-*[!0-9,]* | 0,* | *,0,* | *,0 | ,* | *,,* | *,)
-	die "bench/fastpath.sh: REPEAT='$repeat' ITERS='$iters' FRAG_ROUNDS='$frag_rounds' FRAG_ITERS='$frag_iters': whole numbers >= 1" ;;
-esac
+repeat=${REPEAT-5} iters=${ITERS-20000} orders=${ORDERS:-1,2,3,4,5,6,7,8,9,10}
+frag=${FRAG:-1} frag_orders=${FRAG_ORDERS:-1,2,3} frag_rounds=${FRAG_ROUNDS-5} frag_iters=${FRAG_ITERS-2000}
+vf_counts REPEAT="$repeat" ITERS="$iters" FRAG_ROUNDS="$frag_rounds" FRAG_ITERS="$frag_iters"
 case "$frag" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG='$frag': 1 (measure under fragmentation too) or 0" ;; esac
 for list in "$orders" "$frag_orders"; do
 	case "$list" in '' | *[!0-9,]*) die "bench/fastpath.sh: ORDERS='$orders' FRAG_ORDERS='$frag_orders': comma-separated orders 1..10 (ORDERS=1,3,9)" ;; esac
@@ -68,8 +63,8 @@ for list in "$orders" "$frag_orders"; do
 		[ "$o" -ge 1 ] && [ "$o" -le 10 ] || die "bench/fastpath.sh: order $o is outside 1..10"
 	done
 done
-case "$max_load" in '' | *[!0-9.]*) die "bench/fastpath.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
 
+[ -f "$k" ] || die "$nok"
 root=$VF_BUILD/bench/fastpath-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$root"
 say "building vfbench.ko and vffrag.ko against the stage-$top default kernel"
@@ -97,19 +92,16 @@ for i in $(seq "$repeat"); do
 		[ $((i % 2)) = 1 ] || j=$((nk - 1 - j))
 		read -r label kern kmods <<<"${kernels[$j]}"
 		name=fastpath-$label-$i
-		load=$(wait_for_load)
-		say "round $i/$repeat, kernel $label (host load $load): orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
-		if vf_fg "$VF_TOP/qemu/run.sh" --kernel "$kern" --name "$name" --scenario fastpath --timeout 1800 \
-			--mem "$mem" --cpus "$cpus" --accel "$accel" \
-			--append "vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters kunit.enable=0" \
-			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko" >"$root/$name.log" 2>&1; then
-			acc=$(cat "$VF_BUILD/runs/$name/accel")
+		say "round $i/$repeat, kernel $label: orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
+		if vf_bench_boot "$root" "$name" "$kern" fastpath 1800 \
+			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters kunit.enable=0" \
+			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko"; then
+			say "host load at boot: $VF_LOAD"
 			python3 "$VF_TOP/bench/fastpath-report.py" --collect "$VF_BUILD/runs/$name/out/fastpath.txt" \
-				"$label,$i,$load,$acc" "$label,$i,$acc" "$csv" "$fcsv"
+				"$label,$i,$VF_LOAD,$VF_ACCEL" "$label,$i,$VF_ACCEL" "$csv" "$fcsv"
 		else
 			failed=$((failed + 1))
-			echo "$label,$i,$load,failed$(printf ',%.0s' $(seq 16))" >>"$csv"
-			tail -5 "$root/$name.log" >&2
+			echo "$label,$i,$VF_LOAD,failed$(printf ',%.0s' $(seq 16))" >>"$csv"
 		fi
 	done
 done

@@ -14,17 +14,14 @@
 # node, set up at mount). Writes results/lbfault-cost.csv (one row per
 # run) and results/lbfault-cost.md. A failed boot is recorded and the run
 # goes on; the script then exits 1.
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), RESULTS (results/).
+# Environment: REPEAT, SIZE_MB, ROUNDS, RESERVE; MEM (2G), CPUS (2),
+# ACCEL (auto), MAX_LOAD (half the host CPUs: each boot waits until the
+# 1-minute load is below it), RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
-
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
-repeat=${REPEAT:-3} size_mb=${SIZE_MB:-256} rounds=${ROUNDS:-8} reserve=${RESERVE:-}
-case "$repeat,$size_mb,$rounds" in
-*[!0-9,]* | 0,* | *,0,* | *,0 | ,* | *,,* | *,) die "bench/lbfault-cost.sh: REPEAT='$repeat' SIZE_MB='$size_mb' ROUNDS='$rounds': whole numbers >= 1 (REPEAT=3 SIZE_MB=256 ROUNDS=8)" ;;
-esac
+vf_bench_env bench/lbfault-cost.sh
+repeat=${REPEAT-3} size_mb=${SIZE_MB-256} rounds=${ROUNDS-8} reserve=${RESERVE:-}
+vf_counts REPEAT="$repeat" SIZE_MB="$size_mb" ROUNDS="$rounds"
 [ "$size_mb" -le 512 ] || die "bench/lbfault-cost.sh: SIZE_MB=$size_mb: at most 512 (the file and its loop image both live in a 2 GiB guest's memory)"
 case "$reserve" in
 '' | [0-9]*) ;;
@@ -45,16 +42,12 @@ vf_timer_start
 for i in $(seq "$repeat"); do
 	name=lbcost-$i
 	say "boot $i/$repeat: $rounds rounds of lb_progress off/on, $size_mb MiB faulted in per fio run"
-	if "$VF_TOP/qemu/run.sh" --kernel "$k" --name "$name" --scenario lbcost \
-		--timeout $((600 + rounds * 4 * (size_mb / 8 + 20))) \
-		--mem "$mem" --cpus "$cpus" --accel "$accel" --append "$append" >"$root/$name.log" 2>&1; then
-		acc=$(cat "$VF_BUILD/runs/$name/accel")
-		sed -n 's/^cost round=\([0-9]*\) progress=\([01]\) rw=\([a-z]*\) bw_kib=\([0-9]*\) iops=\([0-9]*\) nostall=\([0-9]*\) majfault=\([0-9]*\) reserve_pages=\([0-9]*\)$/\1,\2,\3,\4,\5,\6,\7,\8/p' \
-			"$VF_BUILD/runs/$name/out/lbcost.txt" | sed "s/^/$i,/; s/\$/,$acc/" >>"$csv"
+	if vf_bench_boot "$root" "$name" "$k" lbcost $((600 + rounds * 4 * (size_mb / 8 + 20))) "$append"; then
+		vf_kv_rows cost round,progress,rw,bw_kib,iops,nostall,majfault,reserve_pages \
+			"$VF_BUILD/runs/$name/out/lbcost.txt" | sed "s/^/$i,/; s/\$/,$VF_ACCEL/" >>"$csv"
 	else
 		failed=$((failed + 1))
 		echo "$i,,,failed,,,,,," >>"$csv"
-		tail -5 "$root/$name.log" >&2
 	fi
 done
 vf_timer_end "lbfault-cost"

@@ -29,9 +29,10 @@
 # PUBLISH, REPEAT.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-# INT/TERM: stop every process of this group (the scripts it runs stop
+# vf_bench_env: MEM, CPUS, ACCEL, MAX_LOAD; on INT/TERM it stops every
+# process of this group (the scripts it runs stop
 # their own process groups, QEMU and make, through their traps).
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
+vf_bench_env bench/run.sh
 
 bench=${1:-quick}
 case "$bench" in
@@ -39,9 +40,6 @@ quick) timeout=${BENCH_TIMEOUT:-1200} orders=1,3,5,7,9,10 ;;
 full) timeout=${BENCH_TIMEOUT:-5400} orders=1,2,3,4,5,6,7,8,9,10 ;;
 *) die "bench/run.sh: unknown BENCH '$bench': use quick or full" ;;
 esac
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
-case "$max_load" in '' | *[!0-9.]*) die "bench/run.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
 case "${SEED:-0}" in *[!0-9]*) die "bench/run.sh: SEED='$SEED' is not a number" ;; esac
 publish=${PUBLISH:-auto}
 case "$publish" in auto | 0 | 1) ;; *) die "bench/run.sh: PUBLISH='$publish': use 1, 0 or leave it unset" ;; esac

@@ -11,24 +11,16 @@
 # ratio stage/plain of the medians, the spread of that ratio over the
 # boot pairs, and whether it is <= 1.02 (issue 19 goal 4). A failed boot
 # is recorded and the run goes on; the script then exits 1.
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), MAX_LOAD, RESULTS.
+# Environment: REPEAT, RUNS, LOOPS; MEM (2G), CPUS (2), ACCEL (auto),
+# MAX_LOAD (half the host CPUs: the 1-minute load a boot waits for), RESULTS.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
-
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
-repeat=${REPEAT:-3} runs=${RUNS:-3} loops=${LOOPS:-20000}
-max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
-case "$repeat,$runs,$loops" in
-*[!0-9,]* | 0,* | *,0,* | *,0 | ,* | *,,* | *,)
-	die "bench/test-vmalloc.sh: REPEAT='$repeat' RUNS='$runs' LOOPS='$loops': whole numbers >= 1 (REPEAT=3 RUNS=3 LOOPS=20000)" ;;
-esac
-case "$max_load" in '' | *[!0-9.]*) die "bench/test-vmalloc.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
+vf_bench_env bench/test-vmalloc.sh
+repeat=${REPEAT-3} runs=${RUNS-3} loops=${LOOPS-20000}
+vf_counts REPEAT="$repeat" RUNS="$runs" LOOPS="$loops"
 top=$(vf_top_stage)
 [ "$top" -ge 1 ] || die "bench/test-vmalloc.sh: needs a stage kernel (no stage has patches)"
-kinds=(plain "$top")
-for s in "${kinds[@]}"; do
+for s in plain "$top"; do
 	for f in "$VF_BUILD/kernels/bzImage-$s-default" "$VF_BUILD/kernels/test_vmalloc-$s-default.ko"; do
 		[ -f "$f" ] || die "no $f: build it with 'make kernel STAGE=$s VARIANT=default' (make bench-test-vmalloc does; base.config has CONFIG_TEST_VMALLOC=m)"
 	done
@@ -40,23 +32,17 @@ echo "boot,kernel,run,worker,test,usec,failed,accel" >"$csv"
 failed=0
 vf_timer_start
 for i in $(seq "$repeat"); do
-	# Alternate which kernel goes first, so that drift cancels.
-	if [ $((i % 2)) = 1 ]; then order=("${kinds[@]}"); else order=("${kinds[1]}" "${kinds[0]}"); fi
-	for s in "${order[@]}"; do
+	for s in $(vf_boot_order "$i" plain "$top"); do
 		name=vmtest-$s-$i
-		wait_for_load "$max_load"
 		say "boot $i/$repeat: $s default kernel, $runs runs of test_vmalloc with $loops loops"
-		if "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$s-default" --name "$name" \
-			--scenario vmtest --timeout 3600 --mem "$mem" --cpus "$cpus" --accel "$accel" \
-			--in "$VF_BUILD/kernels/test_vmalloc-$s-default.ko" \
-			--append "vf.vm_runs=$runs vf.vm_loops=$loops kunit.enable=0" >"$root/$name.log" 2>&1; then
-			acc=$(cat "$VF_BUILD/runs/$name/accel")
-			sed -n 's/^vmtest run=\([0-9]*\) worker=\([0-9]*\) test=\([a-z0-9_]*\) usec=\([0-9]*\) failed=\([0-9]*\)$/\1,\2,\3,\4,\5/p' \
-				"$VF_BUILD/runs/$name/out/vmtest.txt" | sed "s/^/$i,$s,/; s/\$/,$acc/" >>"$csv"
+		if vf_bench_boot "$root" "$name" "$VF_BUILD/kernels/bzImage-$s-default" vmtest 3600 \
+			"vf.vm_runs=$runs vf.vm_loops=$loops kunit.enable=0" \
+			--in "$VF_BUILD/kernels/test_vmalloc-$s-default.ko"; then
+			vf_kv_rows vmtest run,worker,test,usec,failed "$VF_BUILD/runs/$name/out/vmtest.txt" |
+				sed "s/^/$i,$s,/; s/\$/,$VF_ACCEL/" >>"$csv"
 		else
 			failed=$((failed + 1))
 			echo "$i,$s,,,failed,,,," >>"$csv"
-			tail -5 "$root/$name.log" >&2
 		fi
 	done
 done

@@ -19,19 +19,13 @@
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), MAX_LOAD, RESULTS.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
-trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
-
-mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
-results=${RESULTS:-$VF_TOP/results}
-repeat=${REPEAT:-5}
-max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
-case "$repeat" in '' | *[!0-9]* | 0) die "bench/workloads.sh: REPEAT='$repeat': a whole number >= 1 (REPEAT=5)" ;; esac
-case "$max_load" in '' | *[!0-9.]*) die "bench/workloads.sh: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;; esac
+vf_bench_env bench/workloads.sh
+repeat=${REPEAT-5}
+vf_counts REPEAT="$repeat"
 top=$(vf_top_stage)
 [ "$top" -ge 1 ] || die "bench/workloads.sh: needs a stage kernel (no stage has patches)"
-kinds=(plain "$top")
 declare -A mods
-for s in "${kinds[@]}"; do
+for s in plain "$top"; do
 	[ -f "$VF_BUILD/kernels/bzImage-$s-default" ] ||
 		die "no $VF_BUILD/kernels/bzImage-$s-default: build it with 'make kernel STAGE=$s VARIANT=default' (make bench-workloads does)"
 	say "building vfbench.ko and vffrag.ko against the $s default kernel"
@@ -42,21 +36,17 @@ mkdir -p "$root"
 failed=0
 vf_timer_start
 for i in $(seq "$repeat"); do
-	if [ $((i % 2)) = 1 ]; then order=("${kinds[@]}"); else order=("${kinds[1]}" "${kinds[0]}"); fi
-	for s in "${order[@]}"; do
+	for s in $(vf_boot_order "$i" plain "$top"); do
 		name=workloads-$s-$i
-		wait_for_load "$max_load"
 		say "boot $i/$repeat: $s default kernel, workloads unfragmented"
-		if "$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$s-default" --name "$name" \
-			--scenario bench --timeout 2400 --mem "$mem" --cpus "$cpus" --accel "$accel" \
-			--append "vf.bench=quick vf.scenario_frag=none vf.methods=plain vf.orders=1 vf.iters=10 vf.perf=none vf.hold_mb=0 vf.seed=$i kunit.enable=0" \
-			--in "${mods[$s]}/vfbench.ko" --in "${mods[$s]}/vffrag.ko" >"$root/$name.log" 2>&1; then
+		if vf_bench_boot "$root" "$name" "$VF_BUILD/kernels/bzImage-$s-default" bench 2400 \
+			"vf.bench=quick vf.scenario_frag=none vf.methods=plain vf.orders=1 vf.iters=10 vf.perf=none vf.hold_mb=0 vf.seed=$i kunit.enable=0" \
+			--in "${mods[$s]}/vfbench.ko" --in "${mods[$s]}/vffrag.ko"; then
 			mkdir -p "$root/$name"
 			cp -r "$VF_BUILD/runs/$name/out/." "$root/$name/"
-			cat "$VF_BUILD/runs/$name/accel" >"$root/$name/accel"
+			echo "$VF_ACCEL" >"$root/$name/accel"
 		else
 			failed=$((failed + 1))
-			tail -5 "$root/$name.log" >&2
 		fi
 	done
 done

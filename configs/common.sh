@@ -152,3 +152,82 @@ wait_for_load() {
 # Elapsed-time printer for long steps.
 vf_timer_start() { VF_T0=$(date +%s); }
 vf_timer_end() { echo "==> $1 took $(( $(date +%s) - VF_T0 ))s"; }
+
+# Side-by-side benchmarks (bench/*.sh) share these.
+#
+# vf_bench_env NAME: the environment every benchmark takes (MEM, CPUS,
+# ACCEL, RESULTS, MAX_LOAD) into mem, cpus, accel, results and max_load;
+# NAME (e.g. bench/workloads.sh) prefixes its messages. Ctrl-C or a TERM
+# stops every guest the benchmark started.
+vf_bench_env() {
+	VF_BENCH=$1
+	mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
+	results=${RESULTS:-$VF_TOP/results}
+	max_load=${MAX_LOAD-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
+	case "$max_load" in
+	'' | *[!0-9.]* | *.*.*) die "$VF_BENCH: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;;
+	esac
+	trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
+}
+
+# vf_counts NAME=VALUE...: each VALUE must be a whole number >= 1; the
+# first that is not stops the benchmark and names it.
+vf_counts() {
+	local kv
+	for kv in "$@"; do
+		case "${kv#*=}" in
+		'' | *[!0-9]* | 0 | 0*) die "$VF_BENCH: ${kv%%=*}='${kv#*=}': a whole number >= 1" ;;
+		esac
+	done
+}
+
+# vf_boot_order ROUND A B: prints "A B" in odd rounds and "B A" in even
+# ones, so that drift of the host over a run cancels between the two.
+vf_boot_order() {
+	if [ $(($1 % 2)) = 1 ]; then echo "$2 $3"; else echo "$3 $2"; fi
+}
+
+# vf_bench_boot DIR NAME KERNEL SCENARIO TIMEOUT APPEND [run.sh option...]:
+# one measured boot. Waits for a quiet host (VF_LOAD: the load it started
+# at), boots KERNEL with the benchmark's mem/cpus/accel, logs to
+# DIR/NAME.log and sets VF_ACCEL to the accelerator it ran under. On
+# failure prints the log's tail and returns 1, so the caller records the
+# failed boot and goes on.
+vf_bench_boot() {
+	local dir=$1 name=$2 kernel=$3 scenario=$4 timeout=$5 append=$6
+	shift 6
+	VF_LOAD=$(wait_for_load) || exit 1
+	VF_ACCEL=
+	if vf_fg "$VF_TOP/qemu/run.sh" --kernel "$kernel" --name "$name" --scenario "$scenario" \
+		--timeout "$timeout" --mem "$mem" --cpus "$cpus" --accel "$accel" \
+		--append "$append" "$@" >"$dir/$name.log" 2>&1; then
+		VF_ACCEL=$(cat "$VF_BUILD/runs/$name/accel")
+		return 0
+	fi
+	echo "$VF_BENCH: boot $name failed; the end of $dir/$name.log:" >&2
+	tail -5 "$dir/$name.log" >&2
+	return 1
+}
+
+# vf_kv_rows TAG FIELDS FILE: the lines "TAG k1=v1 k2=v2 ..." of FILE as
+# CSV rows of the values of FIELDS (comma-separated names, in that order);
+# a line that lacks one of them is left out.
+vf_kv_rows() {
+	awk -v tag="$1" -v fields="$2" '
+		BEGIN { n = split(fields, f, ",") }
+		$1 == tag {
+			delete v
+			for (i = 2; i <= NF; i++) {
+				p = index($i, "=")
+				if (p > 1)
+					v[substr($i, 1, p - 1)] = substr($i, p + 1)
+			}
+			row = ""
+			for (i = 1; i <= n; i++) {
+				if (!(f[i] in v))
+					next
+				row = row (i > 1 ? "," : "") v[f[i]]
+			}
+			print row
+		}' "$3"
+}

@@ -43,14 +43,13 @@
 # refused valid command, bad input accepted); allocation failures are data.
 . /results/scenarios/common.lib
 
-param() { sed -n "s/.*vf\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-bench=$(param bench) frag=$(param scenario_frag) methods=$(param methods)
-orders=$(param orders) iters=$(param iters) budget_ms=$(param budget_ms)
-perf_mode=$(param perf) perf_order=$(param perf_order) perf_iters=$(param perf_iters)
-lbs=$(param lbs)
-keep_mb=$(param keep_mb) oom_batch=$(param oom_batch)
-hold_mb=$(param hold_mb) hold_scen=$(param hold) deferred_max=$(param deferred_max)
-seed=$(param seed)
+bench=$(vf_arg bench) frag=$(vf_arg scenario_frag) methods=$(vf_arg methods)
+orders=$(vf_arg orders) iters=$(vf_arg iters) budget_ms=$(vf_arg budget_ms)
+perf_mode=$(vf_arg perf) perf_order=$(vf_arg perf_order) perf_iters=$(vf_arg perf_iters)
+lbs=$(vf_arg lbs)
+keep_mb=$(vf_arg keep_mb) oom_batch=$(vf_arg oom_batch)
+hold_mb=$(vf_arg hold_mb) hold_scen=$(vf_arg hold) deferred_max=$(vf_arg deferred_max)
+seed=$(vf_arg seed)
 [ -f "$VF_IN/bench.conf" ] && . "$VF_IN/bench.conf"
 bench=${bench:-quick} frag=${frag:-none}
 case "$bench" in
@@ -333,7 +332,7 @@ fi
 # 2 rounds: the second fills the first one's holes; about two thirds of
 # memory stays in use, the free third mostly in small blocks). Nothing
 # runs during the measurement.
-aged_pct=$(param aged_pct) aged_rounds=$(param aged_rounds)
+aged_pct=$(vf_arg aged_pct) aged_rounds=$(vf_arg aged_rounds)
 aged_pct=${aged_pct:-80} aged_rounds=${aged_rounds:-2}
 if [ "$frag" = aged ]; then
 	case "$aged_pct$aged_rounds" in

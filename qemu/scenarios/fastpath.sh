@@ -19,13 +19,9 @@
 # and one "frag ..." line per fragmented cell.
 . /results/scenarios/common.lib
 
-param() { sed -n "s/.*vf\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-orders=$(param orders | tr , ' ') iters=$(param iters)
-orders=${orders:-1 2 3 4 5 6 7 8 9 10} iters=${iters:-20000}
-frag=$(param frag) frag_orders=$(param frag_orders | tr , ' ')
-frag_rounds=$(param frag_rounds) frag_iters=$(param frag_iters)
-frag=${frag:-0} frag_orders=${frag_orders:-1 2 3} frag_rounds=${frag_rounds:-5}
-frag_iters=${frag_iters:-2000}
+orders=$(vf_arg orders 1,2,3,4,5,6,7,8,9,10 | tr , ' ') iters=$(vf_arg iters 20000)
+frag=$(vf_arg frag 0) frag_orders=$(vf_arg frag_orders 1,2,3 | tr , ' ')
+frag_rounds=$(vf_arg frag_rounds 5) frag_iters=$(vf_arg frag_iters 2000)
 OUTF=$VF_OUT/fastpath.txt
 : >"$OUTF"
 P=/sys/kernel/debug/vfbench/pair

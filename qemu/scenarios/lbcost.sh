@@ -16,11 +16,8 @@
 DEV=/dev/loop2
 MNT=/mnt/xfs
 SW=/sys/kernel/debug/lb_progress
-arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
-mb=$(arg cost_mb)
-mb=${mb:-256}
-rounds=$(arg cost_rounds)
-rounds=${rounds:-8}
+mb=$(vf_arg cost_mb 256)
+rounds=$(vf_arg cost_rounds 8)
 OUTF=$VF_OUT/lbcost.txt
 : >"$OUTF"
 if [ ! -w $SW ]; then

@@ -32,13 +32,9 @@
 FP=/sys/kernel/debug/fail_page_alloc
 DEV=/dev/loop2
 MNT=/mnt/xfs
-arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
-mode=$(arg lbfault)
-mode=${mode:-short}
-record=$(arg lbfault_record)
-record=${record:-0}
-T=$(arg lbfault_limit)	# the time limit of each workload (a livelock ends there)
-T=${T:-240}
+mode=$(vf_arg lbfault short)
+record=$(vf_arg lbfault_record 0)
+T=$(vf_arg lbfault_limit 240)	# the time limit of each workload (a livelock ends there)
 bss=65536
 [ "$mode" = full ] && bss="16384 32768 65536"
 RES=/sys/kernel/debug/lb_reserve

@@ -8,8 +8,7 @@
 FI=/sys/kernel/debug/fail_page_alloc
 DEV=/dev/loop2
 MNT=/mnt/xfs
-secs=$(sed -n 's/.*vf\.race_secs=\([0-9]*\).*/\1/p' /proc/cmdline)
-secs=${secs:-30}
+secs=$(vf_arg race_secs 30)
 
 tool() { # tool NAME COMMAND...: one PASS/FAIL line from the exit status
 	name=$1

@@ -26,13 +26,9 @@
 FI=/sys/kernel/debug/fail_minorder_folio
 DEV=/dev/loop2
 MNT=/mnt/xfs
-arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
-pct=$(arg inject_pct)
-pct=${pct:-20}
-secs=$(arg stress_secs)
-secs=${secs:-20}
-mode=$(arg stress)
-mode=${mode:-short}
+pct=$(vf_arg inject_pct 20)
+secs=$(vf_arg stress_secs 20)
+mode=$(vf_arg stress short)
 
 if [ ! -d $FI ]; then
 	fail "fail_minorder_folio injection point exists (CONFIG_FAIL_MINORDER_FOLIO)"

@@ -6,7 +6,7 @@
 # the buffers' memcg charge rising and falling by their size. The expected
 # mode comes from the kernel command line (vf.expect=auto|always).
 . /results/scenarios/common.lib
-expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
+expect=$(vf_arg expect)
 mode=/sys/kernel/mm/vfallback/mode
 
 check "mode file exists" test -f $mode

@@ -5,7 +5,7 @@
 # Mode "always": those caches must have virtual slabs while the workload's
 # files are cached; mode "auto" on an unfragmented guest: physical slabs.
 . /results/scenarios/common.lib
-expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
+expect=$(vf_arg expect)
 kn=/sys/kernel/mm/vfallback
 
 echo "---- stage-1 scenario"

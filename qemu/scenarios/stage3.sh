@@ -17,7 +17,7 @@
 #  - a file system larger than the guest's memory mounts.
 # Mode "always" (vf.expect=always): multi-page XFS buffers are virtual.
 . /results/scenarios/common.lib
-expect=$(sed -n 's/.*vf\.expect=\([a-z]*\).*/\1/p' /proc/cmdline)
+expect=$(vf_arg expect)
 knob=/sys/module/xfs/parameters/vfallback_buffers
 FI=/sys/kernel/debug/fail_page_alloc
 FRAG=/sys/kernel/debug/vffrag

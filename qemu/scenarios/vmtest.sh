@@ -6,11 +6,8 @@
 # worker) to vmtest.txt as "vmtest run=R worker=W test=T usec=U failed=F".
 # The module always returns -EAGAIN after its run (it unloads itself).
 . /results/scenarios/common.lib
-arg() { sed -n "s/.*vf\.$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
-runs=$(arg vm_runs)
-runs=${runs:-3}
-loops=$(arg vm_loops)
-loops=${loops:-20000}
+runs=$(vf_arg vm_runs 3)
+loops=$(vf_arg vm_loops 20000)
 OUTF=$VF_OUT/vmtest.txt
 : >"$OUTF"
 ko=$VF_IN/test_vmalloc.ko

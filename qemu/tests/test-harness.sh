@@ -288,4 +288,27 @@ for sig in TERM INT; do
 		kill "$(cat "$tmp/qemu.pid" 2>/dev/null)" "$w" 2>/dev/null
 	fi
 done
+# The guest scenarios' vf_arg: whole tokens, the last one wins, defaults.
+vfarg() { VF_CMDLINE=$1 sh -c '. "$0"; vf_arg "$1" "$2"' "$top/qemu/scenarios/common.lib" "$2" "${3:-}"; }
+cl="root=/dev/vda vf.xexpect=no vf.expect=auto vf.orders=1,2,3 vf.iters= vf.expect=always"
+for c in "expect||always" "orders||1,2,3" "iters|20000|20000" "seed|7|7" "pect||"; do
+	IFS='|' read -r n d want <<<"$c"
+	got=$(vfarg "$cl" "$n" "$d")
+	if [ "$got" = "$want" ]; then ok "vf_arg $n (default '$d') = '$want'"; else ko "vf_arg $n (default '$d') = '$got', want '$want'"; fi
+done
+
+# The benchmarks' shared helpers.
+printf 'cost round=1 progress=0 rw=randread iops=5 extra=x\nnoise round=9 iops=1\ncost round=2 iops=7\n  cost round=3 progress=1 rw=randwrite iops=8\n' >"$tmp/kv.txt"
+got=$(bash -c '. "$1/configs/common.sh"; vf_kv_rows cost round,progress,iops "$2"' _ "$top" "$tmp/kv.txt" | tr '\n' ' ')
+if [ "$got" = "1,0,5 3,1,8 " ]; then ok "vf_kv_rows keeps complete tagged lines, fields in order"; else ko "vf_kv_rows: got '$got'"; fi
+got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3; do vf_boot_order $i plain 3; done' _ "$top" | tr '\n' ' ')
+if [ "$got" = "plain 3 3 plain plain 3 " ]; then ok "vf_boot_order alternates which kernel boots first"; else ko "vf_boot_order: got '$got'"; fi
+for b in test-vmalloc workloads lbfault-cost fastpath; do
+	for v in 0 x 2x '' 08; do
+		expect nonzero "bench/$b.sh refuses REPEAT='$v'" env REPEAT="$v" "$top/bench/$b.sh"
+		expect_msg "REPEAT='$v': a whole number >= 1" "bench/$b.sh names REPEAT='$v'"
+	done
+	expect nonzero "bench/$b.sh refuses MAX_LOAD=high" env MAX_LOAD=high "$top/bench/$b.sh"
+	expect_msg "MAX_LOAD='high' is not a number" "bench/$b.sh names MAX_LOAD=high"
+done
 [ "$fails" = 0 ]
