@@ -16,7 +16,7 @@ done
 [ -x /bin/busybox ] && file -L /bin/busybox | grep -q 'statically linked' ||
 	die "/bin/busybox is not the static busybox: run 'make deps' (busybox-static)"
 
-key=$( (sha256sum "$0" "$VF_TOP/qemu/init" "$VF_TOP"/qemu/tools/*.c; for b in "${bins[@]}"; do stat -L -c '%n %s %Y' "$b"; done) | sha256sum)
+key=$( (sha256sum "$0" "$VF_TOP/qemu/init" "$VF_TOP"/qemu/tools/*.c "$VF_TOP"/qemu/tools/*.h; for b in "${bins[@]}"; do stat -L -c '%n %s %Y' "$b"; done) | sha256sum)
 if [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
 	echo "initramfs: $out (up to date)"
 	exit 0

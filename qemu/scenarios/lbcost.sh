@@ -25,14 +25,7 @@ if [ ! -w $SW ]; then
 	finish
 	exit
 fi
-truncate -s $((mb + 256))M /tmp/lb.img
-losetup $DEV /tmp/lb.img
-mkdir -p $MNT
-if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
-	fail "64 KiB-block XFS made and mounted"
-	finish
-	exit
-fi
+lb_xfs $((mb + 256))M
 xfs_io -f -c "pwrite -q -b 1m 0 ${mb}m" -c fsync $MNT/f
 # "node 0 target T pages P blocks ..." -> P summed over the nodes
 reserve_pages() { awk '/^node/ { p += $6 } END { print p + 0 }' /sys/kernel/debug/lb_reserve; }

@@ -35,14 +35,7 @@ fail_folios() { # as stage3.sh: the block's folio order fails, tasks that ask on
 }
 
 fail_folios 100
-truncate -s 1G /tmp/lb.img
-losetup $DEV /tmp/lb.img
-mkdir -p $MNT
-if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
-	fail "64 KiB-block XFS made and mounted"
-	finish
-	exit
-fi
+lb_xfs 1G
 
 dmesg -c >/dev/null 2>&1
 tool "item 1: fallback read() of a hole while it is written through mmap: no EIO (${secs}s)" \

@@ -44,14 +44,7 @@ inject() { # inject PERCENT: every task, no stack dumps
 	echo "$1" >$FI/probability
 }
 
-truncate -s 2G /tmp/lb.img
-losetup $DEV /tmp/lb.img
-mkdir -p $MNT
-if ! mkfs.xfs -q -f -b size=65536 $DEV || ! mount -t xfs $DEV $MNT; then
-	fail "64 KiB-block XFS made and mounted"
-	finish
-	exit
-fi
+lb_xfs 2G
 echo "injection: fail_minorder_folio at $pct %, timed parts ${secs}s, mode $mode"
 
 # counters NAME: fallback reads and writes, min-order failures, pages

@@ -35,40 +35,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "lb-util.h"
+
 #define XFS_IOC_GOINGDOWN		_IOR('X', 125, uint32_t)
 #define XFS_FSOP_GOING_FLAGS_LOGFLUSH	0x1	/* flush log but not data */
-
-static int set_fail(int on)
-{
-	int f = open("/proc/thread-self/make-it-fail", O_WRONLY);
-	char c = on ? '1' : '0';
-	int ret = 0;
-
-	if (f < 0)
-		return -1;
-	if (write(f, &c, 1) != 1)
-		ret = -1;
-	close(f);
-	return ret;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2) {
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
 
 int main(int argc, char **argv)
 {

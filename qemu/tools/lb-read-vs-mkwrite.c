@@ -33,6 +33,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "lb-util.h"
+
 static volatile int stop;
 static int fd;
 static size_t bs;
@@ -41,38 +43,6 @@ static long eio_count, bad_data, other_err, reads, rounds;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* make-it-fail of the calling thread only (fail_page_alloc task filter). */
-static int set_fail(int on)
-{
-	int f = open("/proc/thread-self/make-it-fail", O_WRONLY);
-	char c = on ? '1' : '0';
-	int ret = 0;
-
-	if (f < 0)
-		return -1;
-	if (write(f, &c, 1) != 1)
-		ret = -1;
-	close(f);
-	return ret;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2) {
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 static void *reader(void *arg)
 {
 	long blk = (long)arg;

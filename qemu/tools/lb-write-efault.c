@@ -31,42 +31,12 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "lb-util.h"
+
 #define NBLK	16
 
 static volatile int stop;
 static unsigned char *src;
-
-static int set_fail(int on)
-{
-	int f = open("/proc/thread-self/make-it-fail", O_WRONLY);
-	char c = on ? '1' : '0';
-	int ret = 0;
-
-	if (f < 0)
-		return -1;
-	if (write(f, &c, 1) != 1)
-		ret = -1;
-	close(f);
-	return ret;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2) {
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
 
 /*
  * Zap the source page now and then, at random: often enough to hit the
