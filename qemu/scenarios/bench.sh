@@ -15,6 +15,9 @@
 #   vf.perf=one|all|none           perf stat: every method at one order | every cell
 #   vf.perf_order=N vf.perf_iters=N  that order; the perf record profiles
 #                                  (plain_noretry and vfallback, N iterations)
+#   vf.perf_reps=N                 the profiled cell N times in one record
+#                                  (default 1; vfbench takes at most 100000
+#                                  iterations, a 0.1 s loop at order 1)
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
 #   vf.oom_batch=N                 vffrag oom_batch: held pages released per
 #                                  OOM call instead of a kill (default 16)
@@ -45,7 +48,7 @@
 
 bench=$(vf_arg bench) frag=$(vf_arg scenario_frag) methods=$(vf_arg methods)
 orders=$(vf_arg orders) iters=$(vf_arg iters) budget_ms=$(vf_arg budget_ms)
-perf_mode=$(vf_arg perf) perf_order=$(vf_arg perf_order) perf_iters=$(vf_arg perf_iters)
+perf_mode=$(vf_arg perf) perf_order=$(vf_arg perf_order) perf_iters=$(vf_arg perf_iters) perf_reps=$(vf_arg perf_reps 1)
 lbs=$(vf_arg lbs)
 keep_mb=$(vf_arg keep_mb) oom_batch=$(vf_arg oom_batch)
 hold_mb=$(vf_arg hold_mb) hold_scen=$(vf_arg hold) deferred_max=$(vf_arg deferred_max)
@@ -592,14 +595,19 @@ if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
 	for m in plain_noretry vfallback; do
 		case " $run_methods " in *" $m "*) ;; *) continue ;; esac
 		tag=$frag-$m-o$perf_order-profile
-		echo "$tag $m $perf_order $perf_iters noaccess" >/tmp/cell.list
-		if perf record -q -e cpu-clock -o "/tmp/$tag.data" -- \
-			sh /tmp/vfloop.sh /tmp/cell.list $refrag >/dev/null 2>"$CELLS/$tag.record.err"; then
+		# The cell vf.perf_reps times, and nothing else in the record (no
+		# state snapshots as in vfloop.sh: they read /proc/zoneinfo).
+		if perf record -q -e cpu-clock -o "/tmp/$tag.data" -- sh -c '
+			for _r in $(seq "$1"); do echo "$2" >/sys/kernel/debug/vfbench/run || exit 1; done
+			read -r res </sys/kernel/debug/vfbench/run && echo "$res" >"$3"' _ \
+			"$perf_reps" "$m $perf_order $perf_iters noaccess" "$CELLS/$tag.result" \
+			>/dev/null 2>"$CELLS/$tag.record.err"; then
 			{
-				echo "# perf record -e cpu-clock: $m order $perf_order x $perf_iters (allocate/touch/free loop), scenario $frag"
-				echo "# $(cat "$CELLS/$tag.result")"
+				echo "# perf record -e cpu-clock: $m order $perf_order, $perf_reps x $perf_iters (allocate/free loop), scenario $frag"
+				echo "# last cell: $(cat "$CELLS/$tag.result")"
+				echo "# top symbols; the benchmark's own sort of the latencies (sort_r, vfb_cmp_u64) left out"
 				perf report -i "/tmp/$tag.data" --stdio --sort symbol 2>/dev/null |
-					grep -v '^#' | grep -v '^$' | head -10
+					grep -v '^#' | grep -v '^$' | grep -Ev ' (sort_r|vfb_cmp_u64) ' | head -25
 			} >"$VF_OUT/perf-top-$tag.txt"
 			echo "perf profile $tag:"
 			sed 's/^/    /' "$VF_OUT/perf-top-$tag.txt"

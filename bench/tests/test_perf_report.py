@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Unit check of bench/perf-report.py on fixed CSVs.
+
+Run: python3 bench/tests/test_perf_report.py
+Prints one PASS/FAIL line per case; exits non-zero if any case fails.
+
+Fixtures (written here):
+- fastpath.csv: kernels "before" and "current", two boots each. current's
+  vfallback/plain is 1.02 at p50 and p99 at order 1 and 1.05 at p99 at
+  order 2: goal 1 FAIL, the order-2 p99 cell named FAIL and the others
+  PASS; "before" (1.50 everywhere) must not count. A failed boot row is
+  ignored.
+- test-vmalloc.csv: two tests, two boot pairs; test a 1.01 (PASS), test b
+  1.10 (FAIL): goal 4 FAIL. A second directory with test b at 1.00: PASS.
+- workloads.csv: files/s 0.99 of plain (PASS), slow path 2.0 vs 3.0 per
+  1000 (PASS): goal 5 PASS.
+- No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT = os.path.join(HERE, "..", "perf-report.py")
+FP = ("kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,"
+      "b_p50,b_p90,b_p99,b_physical,b_virtual,clock")
+fails = 0
+
+
+def check(name, cond):
+    global fails
+    print(f"{'PASS' if cond else 'FAIL'}: perf-report: {name}")
+    fails += not cond
+
+
+def fp_row(kern, boot, order, a50, a99, b50, b99):
+    return f"{kern},{boot},0.5,tcg,{order},plain,vfallback,100,0,{a50},0,{a99},100,0,{b50},0,{b99},100,0,tsc"
+
+
+def write(d, name, lines):
+    with open(os.path.join(d, name), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def report(d):
+    r = subprocess.run([sys.executable, REPORT, d], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def verdict_row(out, goal):
+    for ln in out.splitlines():
+        if ln.startswith(f"| {goal}. "):
+            return ln
+    return ""
+
+
+with tempfile.TemporaryDirectory() as d:
+    fp = [FP]
+    for b in (1, 2):
+        fp += [fp_row("before", b, 1, 1000, 2000, 1500, 3000), fp_row("before", b, 2, 1000, 2000, 1500, 3000),
+               fp_row("current", b, 1, 1000, 2000, 1020, 2040), fp_row("current", b, 2, 1000, 2000, 1020, 2100)]
+    fp.append("current,3,0.5,failed" + "," * 16)
+    write(d, "fastpath.csv", fp)
+    tv = ["boot,kernel,run,worker,test,usec,failed,accel"]
+    for b in (1, 2):
+        for w in (0, 1):
+            tv += [f"{b},plain,1,{w},a,1000,0,tcg", f"{b},3,1,{w},a,1010,0,tcg",
+                   f"{b},plain,1,{w},b,1000,0,tcg", f"{b},3,1,{w},b,1100,0,tcg"]
+    write(d, "test-vmalloc.csv", tv)
+    wl = ["boot,kernel,metric,value,accel"]
+    for b in (1, 2):
+        wl += [f"{b},plain,slab workload files/s,100.0,tcg", f"{b},3,slab workload files/s,99.0,tcg",
+               f"{b},plain,dentry alloc_slowpath per 1000,3.0,tcg", f"{b},3,dentry alloc_slowpath per 1000,2.0,tcg"]
+    write(d, "workloads.csv", wl)
+    rc, out = report(d)
+    check("exits 0", rc == 0)
+    check("goal 1 FAIL (order-2 p99 1.05)", "| FAIL |" in verdict_row(out, 1))
+    check("goal 1 reads kernel 'current', not 'before'", "kernel 'current', 2 boots" in verdict_row(out, 1))
+    check("goal 1 order 1 passes at p50 and p99", "| 1 | 1.020 (1.020-1.020) | PASS | 1.020 (1.020-1.020) | PASS |" in out)
+    check("goal 1 order 2 p99 fails", "| 2 | 1.020 (1.020-1.020) | PASS | 1.050 (1.050-1.050) | FAIL |" in out)
+    check("goals 2 and 3 not measured", "not measured" in verdict_row(out, 2) and "not measured" in verdict_row(out, 3))
+    check("goal 4 FAIL (test b 1.10)", "| FAIL |" in verdict_row(out, 4) and "| b | 1.100 (1.100-1.100) | FAIL |" in out)
+    check("goal 4 test a passes", "| a | 1.010 (1.010-1.010) | PASS |" in out)
+    check("goal 5 PASS", "| PASS |" in verdict_row(out, 5))
+    tv = [ln.replace(",b,1100,", ",b,1000,") for ln in tv]
+    write(d, "test-vmalloc.csv", tv)
+    rc, out = report(d)
+    check("goal 4 PASS once every test is within 1.02", "| PASS |" in verdict_row(out, 4))
+    wl = [ln.replace("3,slab workload files/s,99.0", "3,slab workload files/s,97.0") for ln in wl]
+    write(d, "workloads.csv", wl)
+    rc, out = report(d)
+    check("goal 5 FAIL at 0.97", "| FAIL |" in verdict_row(out, 5))
+rc, out = report("/nonexistent-dir")
+check("a missing directory is refused with a message", rc != 0 and "usage" in out)
+sys.exit(1 if fails else 0)
