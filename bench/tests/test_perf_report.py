@@ -11,7 +11,9 @@ Fixtures (written here):
   PASS; "before" (1.50 everywhere) must not count. A failed boot row is
   ignored.
 - test-vmalloc.csv: two tests, two boot pairs; test a 1.01 (PASS), test b
-  1.10 (FAIL): goal 4 FAIL. A second directory with test b at 1.00: PASS.
+  1.10 (FAIL): goal 4 FAIL; test c (2.00) failed in its runs (as
+  align_shift_alloc_test does by design): shown, not judged. With test b
+  at 1.00: PASS.
 - workloads.csv: files/s 0.99 of plain (PASS), slow path 2.0 vs 3.0 per
   1000 (PASS): goal 5 PASS.
 - No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
@@ -66,6 +68,7 @@ with tempfile.TemporaryDirectory() as d:
     for b in (1, 2):
         for w in (0, 1):
             tv += [f"{b},plain,1,{w},a,1000,0,tcg", f"{b},3,1,{w},a,1010,0,tcg",
+                   f"{b},plain,1,{w},c,1000,1,tcg", f"{b},3,1,{w},c,2000,1,tcg",
                    f"{b},plain,1,{w},b,1000,0,tcg", f"{b},3,1,{w},b,1100,0,tcg"]
     write(d, "test-vmalloc.csv", tv)
     wl = ["boot,kernel,metric,value,accel"]
@@ -81,6 +84,7 @@ with tempfile.TemporaryDirectory() as d:
     check("goal 1 order 2 p99 fails", "| 2 | 1.020 (1.020-1.020) | PASS | 1.050 (1.050-1.050) | FAIL |" in out)
     check("goals 2 and 3 not measured", "not measured" in verdict_row(out, 2) and "not measured" in verdict_row(out, 3))
     check("goal 4 FAIL (test b 1.10)", "| FAIL |" in verdict_row(out, 4) and "| b | 1.100 (1.100-1.100) | FAIL |" in out)
+    check("a test that fails by design is shown, not judged", "| c | 2.000 (2.000-2.000) | not judged" in out)
     check("goal 4 test a passes", "| a | 1.010 (1.010-1.010) | PASS |" in out)
     check("goal 5 PASS", "| PASS |" in verdict_row(out, 5))
     tv = [ln.replace(",b,1100,", ",b,1000,") for ln in tv]
