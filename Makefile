@@ -104,8 +104,8 @@ bench-workloads: deps
 
 bench-perf: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
-	configs/mkkernel.sh $$top default && configs/mkkernel.sh $$top always && \
-	bench/perf.sh
+	configs/mkkernel.sh plain default && configs/mkkernel.sh $$top default && \
+	configs/mkkernel.sh $$top always && bench/perf.sh
 
 bench-deferred: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \

@@ -12,14 +12,19 @@
 # results/perf.md with bench/perf-report.py from the results of
 # bench-fastpath, bench-deferred, bench-test-vmalloc and bench-workloads
 # (their goals say "not measured" when a CSV is missing).
-# Environment: ORDER, REPS, VREPS, ITERS; MEM (2G), CPUS (2), ACCEL (auto),
+# Then, for goal 4, boots the plain and the stage default kernels once
+# each with one lib/test_vmalloc.c test (VM_MASK, default 1024:
+# vm_map_ram_test, the one that was slower) run VM_LOOPS times (default
+# 200000) under perf record -a: results/perf-profile-vmtest-*.txt.
+# Environment: ORDER, REPS, VREPS, ITERS, VM_MASK, VM_LOOPS; MEM (2G), CPUS (2), ACCEL (auto),
 # MAX_LOAD (half the host CPUs: each boot waits until the 1-minute load is
 # below it), RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 vf_bench_env bench/perf.sh
 order=${ORDER-1} reps=${REPS-20} vreps=${VREPS-2} iters=${ITERS-100000}
-vf_counts ORDER="$order" REPS="$reps" VREPS="$vreps" ITERS="$iters"
+vm_mask=${VM_MASK-1024} vm_loops=${VM_LOOPS-200000}
+vf_counts ORDER="$order" REPS="$reps" VREPS="$vreps" ITERS="$iters" VM_MASK="$vm_mask" VM_LOOPS="$vm_loops"
 [ "$order" -le 10 ] || die "bench/perf.sh: ORDER=$order: 1..10"
 [ "$iters" -le 100000 ] || die "bench/perf.sh: ITERS=$iters: vfbench runs at most 100000 per cell (raise REPS instead)"
 top=$(vf_top_stage)
@@ -47,6 +52,25 @@ for v in default always; do
 			n=$((n + 1))
 		done
 		[ "$n" = 2 ] || { echo "$name: $n profiles instead of 2 (see $root/$name.log)" >&2; failed=$((failed + 1)); }
+	else
+		failed=$((failed + 1))
+	fi
+done
+for s in plain "$top"; do
+	k=$VF_BUILD/kernels/bzImage-$s-default ko=$VF_BUILD/kernels/test_vmalloc-$s-default.ko
+	for f in "$k" "$ko"; do
+		[ -f "$f" ] || die "no $f: build it with 'make kernel STAGE=$s VARIANT=default' (make bench-perf does)"
+	done
+	name=perf-vmtest-$s
+	say "boot: $s default, test_vmalloc run_test_mask=$vm_mask x $vm_loops under perf record -a"
+	if vf_bench_boot "$root" "$name" "$k" vmtest 1800 \
+		"vf.vm_runs=1 vf.vm_loops=$vm_loops vf.vm_mask=$vm_mask vf.vm_perf=1 kunit.enable=0" --in "$ko" &&
+		[ -s "$VF_BUILD/runs/$name/out/vmtest-perf-1.txt" ]; then
+		{
+			echo "# $s default kernel, accel $VF_ACCEL; the module's summary:"
+			sed 's/^/# /' "$VF_BUILD/runs/$name/out/vmtest.txt"
+			cat "$VF_BUILD/runs/$name/out/vmtest-perf-1.txt"
+		} >"$root/perf-profile-vmtest-$s.txt"
 	else
 		failed=$((failed + 1))
 	fi

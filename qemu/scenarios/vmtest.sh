@@ -5,9 +5,15 @@
 # and write each "Summary:" line (test, passed, failed, avg usec per
 # worker) to vmtest.txt as "vmtest run=R worker=W test=T usec=U failed=F".
 # The module always returns -EAGAIN after its run (it unloads itself).
+# vf.vm_mask=N: the module's run_test_mask (default: its own, every test).
+# vf.vm_perf=1: each load under perf record -a -e cpu-clock, the top
+# symbols to vmtest-perf-R.txt (bench/perf.sh profiles one test so).
 . /results/scenarios/common.lib
 runs=$(vf_arg vm_runs 3)
 loops=$(vf_arg vm_loops 20000)
+mask=$(vf_arg vm_mask)
+vperf=$(vf_arg vm_perf 0)
+case "$mask$vperf" in *[!0-9]*) fail "vmtest: vf.vm_mask='$mask' vf.vm_perf='$vperf': numbers"; finish; exit ;; esac
 OUTF=$VF_OUT/vmtest.txt
 : >"$OUTF"
 # bench/test-vmalloc.sh gives build/kernels/test_vmalloc-STAGE-VARIANT.ko.
@@ -26,7 +32,17 @@ nfail=0
 for r in $(seq "$runs"); do
 	dmesg -c >/dev/null	# busybox: -c clears (there is no -C)
 	echo "VF-EXPECT-SPLAT-BEGIN test_vmalloc run $r: align_shift_alloc_test's vmalloc errors expected" >/dev/kmsg
-	insmod "$ko" test_loop_count="$loops" 2>/dev/null || true
+	if [ "$vperf" = 1 ]; then
+		perf record -a -q -e cpu-clock -o /tmp/vm.data -- \
+			insmod "$ko" test_loop_count="$loops" ${mask:+run_test_mask=$mask} 2>/dev/null || true
+		{
+			echo "# perf record -a -e cpu-clock: test_vmalloc run_test_mask=${mask:-all} test_loop_count=$loops, load $r"
+			perf report -i /tmp/vm.data --stdio --sort symbol 2>/dev/null | grep -v '^#' | grep -v '^$' | head -30
+		} >"$VF_OUT/vmtest-perf-$r.txt"
+		rm -f /tmp/vm.data
+	else
+		insmod "$ko" test_loop_count="$loops" ${mask:+run_test_mask=$mask} 2>/dev/null || true
+	fi
 	echo "VF-EXPECT-SPLAT-END test_vmalloc run $r" >/dev/kmsg
 	# Summary: fix_size_alloc_test passed: 1 failed: 0 repeat: 1 loops: 20000 avg: 1234 usec
 	dmesg | awk -v r="$r" '
@@ -37,7 +53,8 @@ for r in $(seq "$runs"); do
 		tee -a "$OUTF"
 	n=$(grep -c "^vmtest run=$r " "$OUTF" || true)
 	f=$(grep "^vmtest run=$r " "$OUTF" | grep -v " test=align_shift_alloc_test " | grep -vc "failed=0$" || true)
-	w=$(grep "^vmtest run=$r " "$OUTF" | grep -c " test=fix_size_alloc_test " || true)
+	t1=$(grep "^vmtest run=$r " "$OUTF" | head -n 1 | sed 's/.* test=\([^ ]*\) .*/\1/')
+	w=$(grep "^vmtest run=$r " "$OUTF" | grep -c " test=$t1 " || true)
 	echo "run $r: $n summaries from $w workers, $f unexpected failures"
 	[ "$n" -gt 0 ] && [ "$f" = 0 ] && [ "$w" = "$(nproc)" ] || nfail=$((nfail + 1))
 done
