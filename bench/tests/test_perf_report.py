@@ -17,6 +17,8 @@ Fixtures (written here):
 - workloads.csv: files/s 0.99 of plain (PASS), slow path 2.0 vs 3.0 per
   1000 (PASS): goal 5 PASS.
 - No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
+- deferred.csv with orders 1-10 in none and unmovable at 0.9x vmalloc:
+  goal 2 PASS; without none order 10: FAIL, naming the missing cell.
 """
 import os
 import subprocess
@@ -95,6 +97,23 @@ with tempfile.TemporaryDirectory() as d:
     write(d, "workloads.csv", wl)
     rc, out = report(d)
     check("goal 5 FAIL at 0.97", "| FAIL |" in verdict_row(out, 5))
+with tempfile.TemporaryDirectory() as d:
+    hdr = ("scenario,variant,deferred_max,boot,method,order,attempts,successes,p50_ns,p99_ns,max_ns,"
+           "vfallback_deferred,accel,kernel_release")
+    dc = [hdr]
+    for sc in ("none", "unmovable"):
+        for o in range(1, 11):
+            for b in (1, 2):
+                dc += [f"{sc},always,7770,{sc}-{b},vfallback,{o},10,10,1,900,1,0,tcg,6.12.118",
+                       f"{sc},always,7770,{sc}-{b},vmalloc,{o},10,10,1,1000,1,0,tcg,6.12.118"]
+    write(d, "deferred.csv", dc)
+    rc, out = report(d)
+    check("goal 2 PASS with every order in both scenarios at 0.9", "| PASS |" in verdict_row(out, 2))
+    write(d, "deferred.csv", [ln for ln in dc if not ln.startswith("none,always,7770,none-1,vfallback,10,")
+                              and not ln.startswith("none,always,7770,none-2,vfallback,10,")])
+    rc, out = report(d)
+    check("goal 2 cannot pass with a scenario/order cell missing, and names it",
+          "| FAIL |" in verdict_row(out, 2) and "none 10" in verdict_row(out, 2))
 rc, out = report("/nonexistent-dir")
 check("a missing directory is refused with a message", rc != 0 and "usage" in out)
 sys.exit(1 if fails else 0)
