@@ -131,14 +131,20 @@ def goal2(res):
         ["scenario", "variant", "deferred_max", "order", "boots", "ratio", ""], lines)
 
 
-def goal4(res):
-    rows = rows_of(os.path.join(res, "test-vmalloc.csv"))
-    if not rows:
-        return None
-    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
+def plain_and_stage(path):
+    """The rows of a plain-vs-stage CSV and the stage's name, or None."""
+    rows = rows_of(path)
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows or []))
     if "plain" not in kernels or len(kernels) != 2:
         return None
-    top = [k for k in kernels if k != "plain"][0]
+    return rows, [k for k in kernels if k != "plain"][0]
+
+
+def goal4(res):
+    found = plain_and_stage(os.path.join(res, "test-vmalloc.csv"))
+    if not found:
+        return None
+    rows, top = found
     lines, ok = [], True
     tests = list(dict.fromkeys(r["test"] for r in rows))
     for t in tests:
@@ -163,13 +169,10 @@ def goal4(res):
 
 
 def goal5(res):
-    rows = rows_of(os.path.join(res, "workloads.csv"))
-    if not rows:
+    found = plain_and_stage(os.path.join(res, "workloads.csv"))
+    if not found:
         return None
-    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
-    if "plain" not in kernels or len(kernels) != 2:
-        return None
-    top = [k for k in kernels if k != "plain"][0]
+    rows, top = found
     lines, ok = [], True
     for met in dict.fromkeys(r["metric"] for r in rows):
         v = {k: {r["boot"]: float(r["value"]) for r in rows if r["metric"] == met and r["kernel"] == k}
