@@ -46,7 +46,7 @@ for v in default always; do
 		--in "$mods/vfbench.ko" --in "$mods/vffrag.ko"; then
 		n=0
 		for f in "$VF_BUILD/runs/$name/out"/perf-top-none-*-profile.txt; do
-			[ -f "$f" ] || continue
+			grep -Eq '^ *[0-9.]+%' "$f" 2>/dev/null || continue	# a header without samples is no profile
 			m=$(basename "$f" | sed 's/^perf-top-none-\(.*\)-o[0-9]*-profile.txt$/\1/')
 			{ echo "# stage-$top $v kernel, accel $VF_ACCEL"; cat "$f"; } >"$root/perf-profile-$top-$v-$m-o$order.txt"
 			n=$((n + 1))
@@ -65,7 +65,7 @@ for s in plain "$top"; do
 	say "boot: $s default, test_vmalloc run_test_mask=$vm_mask x $vm_loops under perf record -a"
 	if vf_bench_boot "$root" "$name" "$k" vmtest 1800 \
 		"vf.vm_runs=1 vf.vm_loops=$vm_loops vf.vm_mask=$vm_mask vf.vm_perf=1 kunit.enable=0" --in "$ko" &&
-		[ -s "$VF_BUILD/runs/$name/out/vmtest-perf-1.txt" ]; then
+		grep -Eq '^ *[0-9.]+%' "$VF_BUILD/runs/$name/out/vmtest-perf-1.txt" 2>/dev/null; then
 		{
 			echo "# $s default kernel, accel $VF_ACCEL; the module's summary:"
 			sed 's/^/# /' "$VF_BUILD/runs/$name/out/vmtest.txt"
@@ -77,6 +77,7 @@ for s in plain "$top"; do
 done
 vf_timer_end "perf"
 [ "$failed" = 0 ] || die "$failed boot(s) failed or made no profile: see $root/*.log (results/ left as it was)"
+mkdir -p "$results"
 rm -f "$results"/perf-profile-*.txt
 cp "$root"/perf-profile-*.txt "$results/"
 python3 "$VF_TOP/bench/perf-report.py" "$results" >"$root/perf.md"

@@ -163,9 +163,9 @@ vf_bench_env() {
 	VF_BENCH=$1
 	mem=${MEM:-2G} cpus=${CPUS:-2} accel=${ACCEL:-auto}
 	results=${RESULTS:-$VF_TOP/results}
-	max_load=${MAX_LOAD-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
+	max_load=${MAX_LOAD:-$(awk -v n="$(nproc)" 'BEGIN { printf "%.2f", n * 0.5 }')}
 	case "$max_load" in
-	'' | *[!0-9.]* | *.*.*) die "$VF_BENCH: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;;
+	*[!0-9.]* | *.*.*) die "$VF_BENCH: MAX_LOAD='$max_load' is not a number (e.g. MAX_LOAD=1.0)" ;;
 	esac
 	trap 'trap - INT TERM; echo "interrupted: stopping everything started here" >&2; kill -TERM 0; exit 130' INT TERM
 }
@@ -211,7 +211,7 @@ vf_bench_boot() {
 
 # vf_kv_rows TAG FIELDS FILE: the lines "TAG k1=v1 k2=v2 ..." of FILE as
 # CSV rows of the values of FIELDS (comma-separated names, in that order);
-# a line that lacks one of them is left out.
+# a line that lacks one of them, or has it empty, is left out.
 vf_kv_rows() {
 	awk -v tag="$1" -v fields="$2" '
 		BEGIN { n = split(fields, f, ",") }
@@ -224,7 +224,7 @@ vf_kv_rows() {
 			}
 			row = ""
 			for (i = 1; i <= n; i++) {
-				if (!(f[i] in v))
+				if (!(f[i] in v) || v[f[i]] == "")
 					next
 				row = row (i > 1 ? "," : "") v[f[i]]
 			}

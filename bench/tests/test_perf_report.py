@@ -11,9 +11,12 @@ Fixtures (written here):
   PASS; "before" (1.50 everywhere) must not count. A failed boot row is
   ignored.
 - test-vmalloc.csv: two tests, two boot pairs; test a 1.01 (PASS), test b
-  1.10 (FAIL): goal 4 FAIL; test c (2.00) failed in its runs (as
-  align_shift_alloc_test does by design): shown, not judged. With test b
-  at 1.00: PASS.
+  1.10 (FAIL): goal 4 FAIL; align_shift_alloc_test (2.00, failed, as it
+  does by design): shown, not judged. With test b at 1.00: PASS; another
+  test that failed, or one measured on one kernel only: FAIL.
+- fastpath.csv has orders 1 and 2 only: goal 1 names orders 3-10 as not
+  measured.
+- workloads.csv with a metric of plain only: goal 5 FAIL.
 - workloads.csv: files/s 0.99 of plain (PASS), slow path 2.0 vs 3.0 per
   1000 (PASS): goal 5 PASS.
 - No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
@@ -70,7 +73,8 @@ with tempfile.TemporaryDirectory() as d:
     for b in (1, 2):
         for w in (0, 1):
             tv += [f"{b},plain,1,{w},a,1000,0,tcg", f"{b},3,1,{w},a,1010,0,tcg",
-                   f"{b},plain,1,{w},c,1000,1,tcg", f"{b},3,1,{w},c,2000,1,tcg",
+                   f"{b},plain,1,{w},align_shift_alloc_test,1000,1,tcg",
+                   f"{b},3,1,{w},align_shift_alloc_test,2000,1,tcg",
                    f"{b},plain,1,{w},b,1000,0,tcg", f"{b},3,1,{w},b,1100,0,tcg"]
     write(d, "test-vmalloc.csv", tv)
     wl = ["boot,kernel,metric,value,accel"]
@@ -86,13 +90,27 @@ with tempfile.TemporaryDirectory() as d:
     check("goal 1 order 2 p99 fails", "| 2 | 1.020 (1.020-1.020) | PASS | 1.050 (1.050-1.050) | FAIL |" in out)
     check("goals 2 and 3 not measured", "not measured" in verdict_row(out, 2) and "not measured" in verdict_row(out, 3))
     check("goal 4 FAIL (test b 1.10)", "| FAIL |" in verdict_row(out, 4) and "| b | 1.100 (1.100-1.100) | FAIL |" in out)
-    check("a test that fails by design is shown, not judged", "| c | 2.000 (2.000-2.000) | not judged" in out)
+    check("align_shift_alloc_test (fails by design) is shown, not judged",
+          "| align_shift_alloc_test | 2.000 (2.000-2.000) | not judged" in out)
+    check("goal 1 names the orders it lacks", "orders 3,4,5,6,7,8,9,10 not measured" in verdict_row(out, 1))
     check("goal 4 test a passes", "| a | 1.010 (1.010-1.010) | PASS |" in out)
     check("goal 5 PASS", "| PASS |" in verdict_row(out, 5))
     tv = [ln.replace(",b,1100,", ",b,1000,") for ln in tv]
     write(d, "test-vmalloc.csv", tv)
     rc, out = report(d)
     check("goal 4 PASS once every test is within 1.02", "| PASS |" in verdict_row(out, 4))
+    write(d, "test-vmalloc.csv", tv + ["1,plain,1,0,d,1000,1,tcg", "1,3,1,0,d,1000,1,tcg"])
+    rc, out = report(d)
+    check("any other test that failed fails goal 4", "| FAIL |" in verdict_row(out, 4)
+          and "| d | 1.000 (1.000-1.000) | FAIL: the test failed |" in out)
+    write(d, "test-vmalloc.csv", tv + ["1,plain,1,0,e,1000,0,tcg"])
+    rc, out = report(d)
+    check("a test measured on one kernel only fails goal 4", "| FAIL |" in verdict_row(out, 4)
+          and "| e | - | FAIL: not measured on both kernels |" in out)
+    write(d, "test-vmalloc.csv", tv)
+    write(d, "workloads.csv", wl + ["1,plain,lbs 64K seqread MB/s,300.0,tcg"])
+    rc, out = report(d)
+    check("a workload metric measured on one kernel only fails goal 5", "| FAIL |" in verdict_row(out, 5))
     wl = [ln.replace("3,slab workload files/s,99.0", "3,slab workload files/s,97.0") for ln in wl]
     write(d, "workloads.csv", wl)
     rc, out = report(d)

@@ -74,6 +74,9 @@ perf_mode=${perf_mode:-one} perf_order=${perf_order:-5} perf_iters=${perf_iters:
 keep_mb=${keep_mb:-0} oom_batch=${oom_batch:-16}
 hold_mb=${hold_mb:-256}
 hold_scen=$(echo "${hold_scen:-unmovable,strict,aged}" | tr ',' ' ')
+case "$perf_reps" in
+'' | *[!0-9]* | 0) fail "bench: vf.perf_reps='$perf_reps' is not a count >= 1"; finish; exit 1 ;;
+esac
 case "$hold_mb" in
 '' | *[!0-9]*) fail "bench: vf.hold_mb='$hold_mb' is not a number of MiB"; finish; exit 1 ;;
 esac
@@ -596,7 +599,13 @@ if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
 		case " $run_methods " in *" $m "*) ;; *) continue ;; esac
 		tag=$frag-$m-o$perf_order-profile
 		# The cell vf.perf_reps times, and nothing else in the record (no
-		# state snapshots as in vfloop.sh: they read /proc/zoneinfo).
+		# state snapshots as in vfloop.sh: they read /proc/zoneinfo). The
+		# fragmented scenarios re-fragment first, as vfloop.sh does.
+		if [ "$refrag" = 1 ]; then
+			echo 3 >/proc/sys/vm/drop_caches
+			echo 1 >/proc/sys/vm/compact_memory
+			echo refrag >/sys/kernel/debug/vffrag/control
+		fi
 		if perf record -q -e cpu-clock -o "/tmp/$tag.data" -- sh -c '
 			for _r in $(seq "$1"); do echo "$2" >/sys/kernel/debug/vfbench/run || exit 1; done
 			read -r res </sys/kernel/debug/vfbench/run && echo "$res" >"$3"' _ \

@@ -298,9 +298,9 @@ for c in "expect||always" "orders||1,2,3" "iters|20000|20000" "seed|7|7" "pect||
 done
 
 # The benchmarks' shared helpers.
-printf 'cost round=1 progress=0 rw=randread iops=5 extra=x\nnoise round=9 iops=1\ncost round=2 iops=7\n  cost round=3 progress=1 rw=randwrite iops=8\n' >"$tmp/kv.txt"
+printf 'cost round=1 progress=0 rw=randread iops=5 extra=x\nnoise round=9 iops=1\ncost round=2 iops=7\n  cost round=3 progress=1 rw=randwrite iops=8\ncost round=4 progress= iops=9\n' >"$tmp/kv.txt"
 got=$(bash -c '. "$1/configs/common.sh"; vf_kv_rows cost round,progress,iops "$2"' _ "$top" "$tmp/kv.txt" | tr '\n' ' ')
-if [ "$got" = "1,0,5 3,1,8 " ]; then ok "vf_kv_rows keeps complete tagged lines, fields in order"; else ko "vf_kv_rows: got '$got'"; fi
+if [ "$got" = "1,0,5 3,1,8 " ]; then ok "vf_kv_rows keeps complete tagged lines (no empty value), fields in order"; else ko "vf_kv_rows: got '$got'"; fi
 got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3; do vf_boot_order $i plain 3; done' _ "$top" | tr '\n' ' ')
 if [ "$got" = "plain 3 3 plain plain 3 " ]; then ok "vf_boot_order alternates which kernel boots first"; else ko "vf_boot_order: got '$got'"; fi
 for b in test-vmalloc workloads lbfault-cost fastpath; do
