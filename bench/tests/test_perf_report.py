@@ -132,6 +132,12 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = report(d)
     check("goal 2 cannot pass with a scenario/order cell missing, and names it",
           "| FAIL |" in verdict_row(out, 2) and "none 10" in verdict_row(out, 2))
+with tempfile.TemporaryDirectory() as d:
+    write(d, "fastpath.csv", [FP] + [fp_row("current", b, o, 1000, 2000, 1000, 2000)
+                                     for b in (1, 2) for o in (1, 2)])
+    rc, out = report(d)
+    check("goal 1 cannot pass with orders 3-10 missing, even if orders 1-2 pass",
+          "| FAIL |" in verdict_row(out, 1) and "not measured" in verdict_row(out, 1))
 rc, out = report("/nonexistent-dir")
 check("a missing directory is refused with a message", rc != 0 and "usage" in out)
 sys.exit(1 if fails else 0)
