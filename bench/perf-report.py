@@ -12,12 +12,17 @@ Reads, in RESULTS_DIR (a missing file makes its goal "not measured"):
   perf-profile-*.txt                profiles (bench/perf.sh)
   perf-notes.md                     per goal, what was tried (hand-written)
 
+  perf-run.txt                      bench/goals.sh's record of the one run
+                                    the CSVs came from (with their sha256)
+
 Every ratio is taken within one boot (or one boot pair for goals 4 and 5,
 whose two kernels cannot share a boot); a cell is the median of those
 ratios with their min-max. A goal passes only if every one of its cells
-does. Each goal names its source and that source's boots: the goals come
-from separate runs of separate benchmarks, not from one run.
+does. Each goal names its source and that source's boots. The report says
+whether the goals come from one run: perf-run.txt present and every CSV
+it names unchanged since; otherwise from separate runs.
 """
+import hashlib
 import csv
 import glob
 import os
@@ -209,6 +214,31 @@ def goal5(res):
         ["metric", "plain", f"stage {top}", "ratio", ""], lines)
 
 
+def run_provenance(res):
+    """Whether the CSVs come from one bench/goals.sh run: its perf-run.txt,
+    and every CSV it recorded still with the recorded sha256."""
+    path = os.path.join(res, "perf-run.txt")
+    if not os.path.exists(path):
+        return ("**Separate runs**: no perf-run.txt, so each goal's CSV may come from a different run "
+                "(`make bench-goals` measures all five in one).")
+    lines = open(path).read().splitlines()
+    changed, recorded = [], 0
+    for ln in lines:
+        f = ln.split()
+        if len(f) == 3 and f[0] == "sha256":
+            recorded += 1
+            p = os.path.join(res, f[2])
+            if not os.path.exists(p) or hashlib.sha256(open(p, "rb").read()).hexdigest() != f[1]:
+                changed.append(f[2])
+    record = "\n".join("    " + ln for ln in lines if not ln.startswith("sha256 "))
+    if not recorded:
+        return "**Not one run**: perf-run.txt records no CSV (the run did not finish):\n\n" + record
+    if changed:
+        return (f"**Not one run**: {', '.join(changed)} changed since the run that perf-run.txt "
+                f"records (another benchmark wrote it):\n\n" + record)
+    return "**One run**: every goal's CSV comes from this run of `bench/goals.sh`:\n\n" + record
+
+
 def main(res):
     found = {1: goal1(res), 2: goal2(res), 3: goal3(res), 4: goal4(res), 5: goal5(res)}
     print("# Issue 19: performance goals, plain vs stage\n")
@@ -217,6 +247,7 @@ def main(res):
           "compared; a cell is the median of those ratios (min-max). A goal passes only if all its cells "
           "pass. Accelerator: TCG for every figure here (KVM hangs on this host); guests 2 GiB, 2 CPUs, "
           "Linux 6.12.118. Emulated time: a ratio means more than an absolute figure.\n")
+    print(run_provenance(res) + "\n")
     print("| goal | criterion | verdict | source |")
     print("|---|---|---|---|")
     for g, (name, crit) in GOALS.items():

@@ -22,6 +22,9 @@ Fixtures (written here):
 - No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
 - deferred.csv with orders 1-10 in none and unmovable at 0.9x vmalloc:
   goal 2 PASS; without none order 10: FAIL, naming the missing cell.
+- perf-run.txt: absent (separate runs), without CSV digests (not one
+  run), with the CSV's digest (one run, its record shown), with the CSV
+  rewritten after (not one run, the CSV named).
 """
 import os
 import subprocess
@@ -138,6 +141,26 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = report(d)
     check("goal 1 cannot pass with orders 3-10 missing, even if orders 1-2 pass",
           "| FAIL |" in verdict_row(out, 1) and "not measured" in verdict_row(out, 1))
+with tempfile.TemporaryDirectory() as d:
+    import hashlib
+    rows = [FP] + [fp_row("current", b, o, 1000, 2000, 1000, 2000) for b in (1, 2) for o in range(1, 11)]
+    write(d, "fastpath.csv", rows)
+    rc, out = report(d)
+    check("without perf-run.txt the report says separate runs", "**Separate runs**" in out)
+    digest = hashlib.sha256(open(os.path.join(d, "fastpath.csv"), "rb").read()).hexdigest()
+    write(d, "perf-run.txt", ["run: bench/goals.sh, commit abc1234", "step fastpath: rc=0, 10 s"])
+    rc, out = report(d)
+    check("a perf-run.txt that records no CSV is not one run", "**Not one run**" in out
+          and "records no CSV" in out)
+    write(d, "perf-run.txt", ["run: bench/goals.sh, commit abc1234", "step fastpath: rc=0, 10 s",
+                              f"sha256 {digest} fastpath.csv"])
+    rc, out = report(d)
+    check("perf-run.txt with every CSV unchanged: one run, the record shown",
+          "**One run**" in out and "commit abc1234" in out and "sha256" not in out)
+    write(d, "fastpath.csv", rows + [fp_row("current", 3, 1, 1000, 2000, 1000, 2000)])
+    rc, out = report(d)
+    check("a CSV rewritten after the run: not one run, and it is named",
+          "**Not one run**" in out and "fastpath.csv changed" in out)
 rc, out = report("/nonexistent-dir")
 check("a missing directory is refused with a message", rc != 0 and "usage" in out)
 sys.exit(1 if fails else 0)

@@ -18,6 +18,12 @@
 #   vf.perf_reps=N                 the profiled cell N times in one record
 #                                  (default 1; vfbench takes at most 100000
 #                                  iterations, a 0.1 s loop at order 1)
+#   vf.perf_slab=1                 the slab workload once more (4000 files in
+#                                  new directories) under perf record -a:
+#                                  perf-top-slab.txt (a profile, not timed)
+#   vf.perf_lbs=BS                 the large-block workload's sequential write
+#                                  at block size BS once more under perf
+#                                  record -a: perf-top-lbs-BS-seqwrite.txt
 #   vf.keep_mb=N                   vffrag keep_mb (unmovable)
 #   vf.oom_batch=N                 vffrag oom_batch: held pages released per
 #                                  OOM call instead of a kill (default 16)
@@ -49,7 +55,7 @@
 bench=$(vf_arg bench) frag=$(vf_arg scenario_frag) methods=$(vf_arg methods)
 orders=$(vf_arg orders) iters=$(vf_arg iters) budget_ms=$(vf_arg budget_ms)
 perf_mode=$(vf_arg perf) perf_order=$(vf_arg perf_order) perf_iters=$(vf_arg perf_iters) perf_reps=$(vf_arg perf_reps 1)
-lbs=$(vf_arg lbs)
+lbs=$(vf_arg lbs) perf_slab=$(vf_arg perf_slab 0) perf_lbs=$(vf_arg perf_lbs)
 keep_mb=$(vf_arg keep_mb) oom_batch=$(vf_arg oom_batch)
 hold_mb=$(vf_arg hold_mb) hold_scen=$(vf_arg hold) deferred_max=$(vf_arg deferred_max)
 seed=$(vf_arg seed)
@@ -235,12 +241,12 @@ else
 	slab_cleanup
 fi
 cat >/tmp/slabload.sh <<'EOF'
-# slabload.sh DIR REFRAG(0|1): builtins only. The SLUB files of dentry and
-# buffer_head (those that exist) before and after creating 40 x 100 files
-# on /mnt/slab, the time it took (/proc/uptime) and the files created, in
-# DIR. With REFRAG=1 (unmovable), first the same re-fragmentation as
-# before every cell.
-dir=$1
+# slabload.sh DIR REFRAG(0|1) [PREFIX]: builtins only. The SLUB files of
+# dentry and buffer_head (those that exist) before and after creating
+# 40 x 100 files in /mnt/slab/PREFIX0..39 (default d), the time it took
+# (/proc/uptime) and the files created, in DIR. With REFRAG=1 (unmovable),
+# first the same re-fragmentation as before every cell.
+dir=$1 pre=${3:-d}
 if [ "$2" = 1 ]; then
 	echo 3 >/proc/sys/vm/drop_caches
 	echo 1 >/proc/sys/vm/compact_memory
@@ -263,8 +269,8 @@ n=0 d=0
 while [ $d -lt 40 ]; do
 	f=0
 	while [ $f -lt 100 ]; do
-		if ! echo "$d $f vfallback slab workload" >/mnt/slab/d$d/f$f; then
-			echo "slab workload: writing /mnt/slab/d$d/f$f failed"
+		if ! echo "$d $f vfallback slab workload" >/mnt/slab/$pre$d/f$f; then
+			echo "slab workload: writing /mnt/slab/$pre$d/f$f failed"
 			d=40
 			break
 		fi
@@ -469,6 +475,32 @@ echo "bench: measurement loop took $(($(date +%s) - t0))s"
 if [ $slab_ok = 1 ]; then
 	echo "bench: slab workload: 40 x 100 files on /mnt/slab"
 	sh /tmp/slabload.sh "$CELLS" $refrag
+	# vf.perf_slab=1: the same workload in 40 new directories under perf
+	# record -a, for its profile only (its captures go to /tmp/slabprof).
+	if [ "$perf_slab" = 1 ] && [ "$perf_ok" = 1 ]; then
+		mkdir -p /tmp/slabprof
+		sd=0
+		while [ $sd -lt 40 ]; do
+			mkdir /mnt/slab/p$sd
+			sd=$((sd + 1))
+		done
+		if perf record -q -a -e cpu-clock -o /tmp/slab-perf.data -- \
+			sh /tmp/slabload.sh /tmp/slabprof $refrag p >/dev/null 2>"$CELLS/slab-perf.err" &&
+			[ "$(cat /tmp/slabprof/slab-files 2>/dev/null)" = 4000 ]; then
+			{
+				echo "# perf record -a -e cpu-clock: the slab workload (4000 files on ext4 with 1 KiB blocks), scenario $frag, mode $vf_mode"
+				echo "# top symbols by task, whole guest"
+				perf report -i /tmp/slab-perf.data --stdio --sort comm,symbol 2>/dev/null |
+					grep -v '^#' | grep -v '^$' | head -30
+			} >"$VF_OUT/perf-top-slab.txt"
+			echo "perf profile of the slab workload:"
+			sed 's/^/    /' "$VF_OUT/perf-top-slab.txt"
+		else
+			fail "bench: perf record of the slab workload"
+			sed 's/^/    /' "$CELLS/slab-perf.err"
+		fi
+		rm -f /tmp/slab-perf.data
+	fi
 fi
 
 # perf stat: a second run of the cells of one order per method (or of
@@ -637,7 +669,7 @@ fi
 # each measurement. vf.lbs=0 skips it.
 if [ "${lbs:-1}" != 0 ]; then
 	echo "---- large-block workload"
-	bash /results/scenarios/lbs.sh "$VF_OUT" "$frag" "$refrag" ||
+	LBS_PERF_BS=$perf_lbs bash /results/scenarios/lbs.sh "$VF_OUT" "$frag" "$refrag" ||
 		fail "bench: large-block workload script"
 fi
 

@@ -11,6 +11,10 @@
 # Output: OUTDIR/lbs-raw.txt (one key=value line per measurement),
 # OUTDIR/lbs/*.json (fio). A failed step is recorded (rc, errors), never
 # dropped; the script itself exits 0 unless its arguments are wrong.
+# LBS_PERF_BS=N (a block size of the list): after that size's measured
+# cells, its sequential write once more under perf record -a (cpu-clock),
+# the top symbols by task in OUTDIR/perf-top-lbs-N-seqwrite.txt; not a
+# measurement (the profiled run's own time is not recorded).
 set -u
 out=${1:?usage: lbs.sh OUTDIR SCENARIO REFRAG} scen=${2:?} refrag=${3:?}
 raw=$out/lbs-raw.txt
@@ -41,6 +45,27 @@ fio_cell() {
 	rc=$?
 	echo "fsblock=$bs workload=$name rc=$rc fallback_ios=$(( $(fallback_ios) - f0 )) json=lbs/lbs-$bs-$name.json" >>"$raw"
 	echo "lbs: ${bs}-byte blocks, $name: fio exit $rc"
+}
+
+# lbs_profile BS: see LBS_PERF_BS above. A failure is reported on the
+# console and leaves no profile file (bench/perf.sh checks for it).
+lbs_profile() {
+	local bs=$1 t=$out/perf-top-lbs-$1-seqwrite.txt
+	if perf record -q -a -e cpu-clock -o /tmp/lbs-perf.data -- \
+		fio --name=profile --filename="$mnt/profile" --rw=write --bs=64k --size=64m \
+		--ioengine=psync --end_fsync=1 --output=/dev/null >/dev/null 2>"$out/lbs/perf-$bs.err"; then
+		{
+			echo "# perf record -a -e cpu-clock: fio sequential buffered write, 64 KiB I/Os, 64 MiB, XFS with $bs-byte blocks, scenario $scen"
+			echo "# top symbols by task, whole guest (fio, writeback, idle)"
+			perf report -i /tmp/lbs-perf.data --stdio --sort comm,symbol 2>/dev/null |
+				grep -v '^#' | grep -v '^$' | head -30
+		} >"$t"
+		echo "lbs: ${bs}-byte blocks, profile of seqwrite: $(basename "$t")"
+	else
+		echo "lbs: ${bs}-byte blocks: perf record of seqwrite failed:"
+		sed 's/^/    /' "$out/lbs/perf-$bs.err"
+	fi
+	rm -f /tmp/lbs-perf.data "$mnt/profile"
 }
 
 # files_cell BS NAME N: create N files in one directory (bash builtins).
@@ -90,6 +115,7 @@ for bs in 4096 16384 65536; do
 	rm -f $mnt/seq $mnt/rand
 	refrag
 	files_cell $bs metadata 2000
+	[ "${LBS_PERF_BS:-}" = "$bs" ] && lbs_profile $bs
 	umount $mnt
 	losetup -d $dev
 done

@@ -311,4 +311,10 @@ for b in test-vmalloc workloads lbfault-cost fastpath; do
 	expect nonzero "bench/$b.sh refuses MAX_LOAD=high" env MAX_LOAD=high "$top/bench/$b.sh"
 	expect_msg "MAX_LOAD='high' is not a number" "bench/$b.sh names MAX_LOAD=high"
 done
+expect nonzero "bench/goals.sh refuses REPEAT=0" env REPEAT=0 "$top/bench/goals.sh"
+expect_msg "REPEAT='0': a whole number >= 1" "bench/goals.sh names REPEAT=0"
+expect nonzero "bench/perf.sh refuses VREPS=x" env VREPS=x "$top/bench/perf.sh"
+expect_msg "VREPS='x': a whole number >= 1" "bench/perf.sh names VREPS=x"
+expect nonzero "bench/perf.sh refuses LBS_BS=1000" env LBS_BS=1000 "$top/bench/perf.sh"
+expect_msg "LBS_BS='1000': one of the workload's block sizes" "bench/perf.sh names LBS_BS=1000"
 [ "$fails" = 0 ]
