@@ -10,18 +10,24 @@
 #    SLUB's alloc_slowpath per 1000 allocations of dentry and buffer_head);
 #  - the large-block workload (lbs.sh: XFS with 4, 16, 64 KiB blocks, fio
 #    sequential and random buffered writes and reads in MB/s, files/s).
+# With AA=1 (the default) each round also boots the plain kernel a second
+# time ("plainaa"): plainaa/plain is the A/A floor, what two boots of the
+# same kernel differ by in the same run; the three boots of a round rotate
+# their order.
 # Writes results/workloads.csv (one row per boot and metric) and
 # results/workloads.md: per metric the median of each kernel, the ratio
 # stage/plain of the medians and the min-max of the per-pair ratios
-# (boot i of each kernel), and whether the ratio is >= 0.98 (slow-path
-# share: <= plain's). A failed boot is recorded and the run goes on; the
-# script then exits 1.
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), MAX_LOAD, RESULTS.
+# (boot i of each kernel), the A/A ratio and spread beside them, and
+# whether the ratio is >= 0.98 (slow-path share: <= plain's). A failed
+# boot is recorded and the run goes on; the script then exits 1.
+# Environment: REPEAT (5), AA (1; 0: no A/A boots); MEM (2G), CPUS (2),
+# ACCEL (auto), MAX_LOAD, RESULTS.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 vf_bench_env bench/workloads.sh
-repeat=${REPEAT-5}
+repeat=${REPEAT-5} aa=${AA-1}
 vf_counts REPEAT="$repeat"
+case "$aa" in 0 | 1) ;; *) die "bench/workloads.sh: AA='$aa': 1 (A/A boots of plain, the default) or 0" ;; esac
 top=$(vf_top_stage)
 [ "$top" -ge 1 ] || die "bench/workloads.sh: needs a stage kernel (no stage has patches)"
 declare -A mods
@@ -36,12 +42,21 @@ mkdir -p "$root"
 failed=0
 vf_timer_start
 for i in $(seq "$repeat"); do
-	for s in $(vf_boot_order "$i" plain "$top"); do
-		name=workloads-$s-$i
+	if [ "$aa" = 1 ]; then
+		case $((i % 3)) in
+		1) order="plain $top plainaa" ;;
+		2) order="$top plainaa plain" ;;
+		0) order="plainaa plain $top" ;;
+		esac
+	else
+		order=$(vf_boot_order "$i" plain "$top")
+	fi
+	for s in $order; do
+		name=workloads-$s-$i k=${s%aa}
 		say "boot $i/$repeat: $s default kernel, workloads unfragmented"
-		if vf_bench_boot "$root" "$name" "$VF_BUILD/kernels/bzImage-$s-default" bench 2400 \
+		if vf_bench_boot "$root" "$name" "$VF_BUILD/kernels/bzImage-$k-default" bench 2400 \
 			"vf.bench=quick vf.scenario_frag=none vf.methods=plain vf.orders=1 vf.iters=10 vf.perf=none vf.hold_mb=0 vf.seed=$i kunit.enable=0" \
-			--in "${mods[$s]}/vfbench.ko" --in "${mods[$s]}/vffrag.ko"; then
+			--in "${mods[$k]}/vfbench.ko" --in "${mods[$k]}/vffrag.ko"; then
 			mkdir -p "$root/$name"
 			cp -r "$VF_BUILD/runs/$name/out/." "$root/$name/"
 			echo "$VF_ACCEL" >"$root/$name/accel"
@@ -125,13 +140,17 @@ p(f"Plain and stage-{top} default kernels (same configuration otherwise), {repea
   f"interleaved, alternating which boots first; scenario none; qemu/scenarios/bench.sh with its "
   f"allocation cells cut to one token cell; accelerator: {', '.join(accs)}. Median over the boots "
   f"(min-max); ratio = stage median / plain median; pair spread = min-max of stage/plain for boot i "
-  f"of each. Goal (issue 19 goal 5): ratio >= 0.98, slow-path share <= plain's.\n")
-p(f"| metric | plain | stage-{top} | ratio | pair spread | goal |")
-p("|---|---|---|---|---|---|")
+  f"of each; A/A = a second boot of plain in the same round (plainaa) / plain: the floor of the "
+  f"method (medians of the per-round ratios, min-max). Goal (issue 19 goal 5): ratio >= 0.98, "
+  f"slow-path share <= plain's.\n")
+p(f"| metric | plain | stage-{top} | ratio | pair spread | A/A | goal |")
+p("|---|---|---|---|---|---|---|")
 for m in metrics:
-    v = {k: {r[0]: r[3] for r in rows if r[2] == m and r[1] == k} for k in ("plain", top)}
+    v = {k: {r[0]: r[3] for r in rows if r[2] == m and r[1] == k} for k in ("plain", top, "plainaa")}
+    aa = [v["plainaa"][b] / v["plain"][b] for b in v["plainaa"] if v["plain"].get(b)]
+    aa_txt = f"{statistics.median(aa):.3f} ({min(aa):.3f}-{max(aa):.3f})" if aa else "-"
     if not v["plain"] or not v[top]:
-        p(f"| {m} | - | - | - | - | - |")
+        p(f"| {m} | - | - | - | - | {aa_txt} | - |")
         continue
     cell = lambda x: f"{statistics.median(x):.1f} ({min(x):.1f}-{max(x):.1f})"
     mp, ms = statistics.median(v["plain"].values()), statistics.median(v[top].values())
@@ -141,7 +160,7 @@ for m in metrics:
     slow = "slowpath" in m
     ok = (ms <= mp) if slow else (ratio >= 0.98)
     p(f"| {m} | {cell(list(v['plain'].values()))} | {cell(list(v[top].values()))} | {ratio:.3f} | "
-      f"{spread} | {'PASS' if ok else 'FAIL'} |")
+      f"{spread} | {aa_txt} | {'PASS' if ok else 'FAIL'} |")
 out.close()
 PY
 cp "$root/workloads.csv" "$root/workloads.md" "$results/"

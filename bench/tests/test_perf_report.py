@@ -18,7 +18,8 @@ Fixtures (written here):
   measured.
 - workloads.csv with a metric of plain only: goal 5 FAIL.
 - workloads.csv: files/s 0.99 of plain (PASS), slow path 2.0 vs 3.0 per
-  1000 (PASS): goal 5 PASS.
+  1000 (PASS): goal 5 PASS; with A/A rows (plainaa 1.02 and 0.96 of
+  plain) the same, the A/A cell 0.990 (0.960-1.020) shown.
 - No deferred.csv and no fastpath-frag.csv: goals 2 and 3 "not measured".
 - deferred.csv with orders 1-10 in none and unmovable at 0.9x vmalloc:
   goal 2 PASS; without none order 10: FAIL, naming the missing cell.
@@ -114,6 +115,12 @@ with tempfile.TemporaryDirectory() as d:
     write(d, "workloads.csv", wl + ["1,plain,lbs 64K seqread MB/s,300.0,tcg"])
     rc, out = report(d)
     check("a workload metric measured on one kernel only fails goal 5", "| FAIL |" in verdict_row(out, 5))
+    write(d, "workloads.csv", wl + ["1,plainaa,slab workload files/s,102.0,tcg",
+                                    "2,plainaa,slab workload files/s,96.0,tcg"])
+    rc, out = report(d)
+    check("an A/A boot of plain (plainaa) is shown beside the ratio and does not count as the stage",
+          "| PASS |" in verdict_row(out, 5) and "with an A/A boot" in verdict_row(out, 5)
+          and "| slab workload files/s | 100.0 | 99.0 | 0.990 (0.990-0.990) | 0.990 (0.960-1.020) | PASS |" in out)
     wl = [ln.replace("3,slab workload files/s,99.0", "3,slab workload files/s,97.0") for ln in wl]
     write(d, "workloads.csv", wl)
     rc, out = report(d)
