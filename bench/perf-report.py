@@ -230,21 +230,29 @@ def run_provenance(res):
         return ("**Separate runs**: no perf-run.txt, so each goal's CSV may come from a different run "
                 "(`make bench-goals` measures all five in one).")
     lines = open(path).read().splitlines()
-    changed, recorded = [], 0
+    changed, recorded = [], set()
     for ln in lines:
         f = ln.split()
         if len(f) == 3 and f[0] == "sha256":
-            recorded += 1
+            recorded.add(f[2])
             p = os.path.join(res, f[2])
             if not os.path.exists(p) or hashlib.sha256(open(p, "rb").read()).hexdigest() != f[1]:
                 changed.append(f[2])
+    # A goal's CSV or a profile that the run did not record came from
+    # another run (an old fastpath-frag.csv, a later bench-perf).
+    inputs = [n for n in ("fastpath.csv", "fastpath-frag.csv", "deferred.csv", "test-vmalloc.csv",
+                          "workloads.csv") if os.path.exists(os.path.join(res, n))]
+    inputs += sorted(os.path.basename(p) for p in glob.glob(os.path.join(res, "perf-profile-*.txt")))
+    if recorded:
+        changed += [f"{n} (not in the record)" for n in inputs if n not in recorded]
     record = "\n".join("    " + ln for ln in lines if not ln.startswith("sha256 "))
     if not recorded:
         return "**Not one run**: perf-run.txt records no CSV (the run did not finish):\n\n" + record
     if changed:
         return (f"**Not one run**: {', '.join(changed)} changed since the run that perf-run.txt "
                 f"records (another benchmark wrote it):\n\n" + record)
-    return "**One run**: every goal's CSV comes from this run of `bench/goals.sh`:\n\n" + record
+    return ("**One run**: every goal's CSV and every profile comes from this run of `bench/goals.sh`:\n\n"
+            + record)
 
 
 def main(res):

@@ -3,11 +3,13 @@
 # touches (slub_kunit, kfence, usercopy and KASAN's), on the pristine tree
 # and on the highest stage in mode always (vfallback=always), both with the
 # debug variant's configuration (KASAN, KFENCE, lockdep, DEBUG_VM). Every
-# case must end on the stage kernel exactly as on the pristine one.
-# Writes results/kernel-suites.txt (make test-kernel-suites).
+# case must end on the stage kernel as on the pristine one: the same
+# status with one boot per kernel, a status in common over KFENCE's
+# KF_BOOTS boots (below). Writes results/kernel-suites.txt (make
+# test-kernel-suites).
 #
 # These suites provoke KASAN, KFENCE and SLUB reports on purpose, so the
-# console's splat check is off for these two boots: the verdict is the
+# console's splat check is off for these boots: the verdict is the
 # case-by-case comparison (qemu/compare-kunit.py).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"

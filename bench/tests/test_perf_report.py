@@ -164,6 +164,11 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = report(d)
     check("perf-run.txt with every CSV unchanged: one run, the record shown",
           "**One run**" in out and "commit abc1234" in out and "sha256" not in out)
+    write(d, "perf-profile-x.txt", ["# a profile of a later run", " 10.00%  f"])
+    rc, out = report(d)
+    check("a profile that the run did not record: not one run, and it is named",
+          "**Not one run**" in out and "perf-profile-x.txt (not in the record)" in out)
+    os.remove(os.path.join(d, "perf-profile-x.txt"))
     write(d, "fastpath.csv", rows + [fp_row("current", 3, 1, 1000, 2000, 1000, 2000)])
     rc, out = report(d)
     check("a CSV rewritten after the run: not one run, and it is named",
