@@ -14,8 +14,10 @@
 # accelerator), which bench/perf-report.py names as the run every goal
 # comes from. A step that fails is recorded in perf-run.txt and the run
 # goes on; results/ is then left as it was and the script exits 1.
-# Environment: REPEAT (default 5), and what the five take (MEM, CPUS,
-# ACCEL, MAX_LOAD; ORDER, REPS, VREPS, ITERS of perf.sh).
+# Every step runs with its defaults: the benchmarks' own settings (ITERS,
+# ORDERS, ...) in the caller's environment are not passed on, so that one
+# meant for one step cannot change another; goals.sh sets what it needs.
+# Environment: REPEAT (default 5), MEM, CPUS, ACCEL, MAX_LOAD.
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 vf_bench_env bench/goals.sh
@@ -30,15 +32,21 @@ rev=$(git -C "$VF_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$VF_TOP" status --porcelain 2>/dev/null | grep -c . || true)
 {
 	echo "run: bench/goals.sh, commit $rev ($dirty files changed in the work tree), stage $top vs plain"
-	echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); REPEAT=$repeat; guests ${mem} / $cpus CPUs, accel $accel"
+	echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); REPEAT=$repeat; guests ${mem} / $cpus CPUs;" \
+		"ACCEL setting $accel (each CSV and profile names the accelerator its boots had)"
 } >"$res/perf-run.txt"
+# perf.md carries the hand-written notes of results/ (what was tried).
+[ -f "$results/perf-notes.md" ] && cp "$results/perf-notes.md" "$res/"
 failed=0
 step() { # NAME COMMAND...: one benchmark into $res, timed, its rc recorded
 	local name=$1 t0 rc=0
 	shift
 	t0=$(date +%s)
 	say "goals: $name ($(date -u +%H:%M))"
-	RESULTS=$res REPEAT=$repeat vf_fg "$@" || rc=$?
+	env -u ITERS -u ORDER -u ORDERS -u REPS -u VREPS -u LOOPS -u RUNS -u SCENARIOS -u SETTINGS \
+		-u FRAG -u FRAG_ITERS -u FRAG_ORDERS -u FRAG_ROUNDS -u BEFORE -u AA -u LBS_BS -u VM_MASK \
+		-u VM_LOOPS RESULTS="$res" REPEAT="$repeat" "$@" &
+	wait $! || rc=$?
 	echo "step $name: rc=$rc, $(( $(date +%s) - t0 )) s" >>"$res/perf-run.txt"
 	if [ "$rc" != 0 ]; then
 		echo "bench/goals.sh: $name exited $rc (see its output above); the run goes on" >&2
@@ -57,7 +65,7 @@ vf_timer_end "goals"
 if [ "$failed" != 0 ]; then
 	die "$failed of 5 steps failed: results/ left as it was; this run's files are in $res"
 fi
-(cd "$res" && sha256sum -- *.csv) | sed 's/^/sha256 /; s/  / /' >>"$res/perf-run.txt"
+(cd "$res" && sha256sum -- *.csv perf-profile-*.txt) | sed 's/^/sha256 /; s/  / /' >>"$res/perf-run.txt"
 python3 "$VF_TOP/bench/perf-report.py" "$res" >"$res/perf.md"
 mkdir -p "$results"
 rm -f "$results"/perf-profile-*.txt

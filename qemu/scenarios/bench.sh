@@ -253,11 +253,11 @@ if [ "$2" = 1 ]; then
 	echo refrag >/sys/kernel/debug/vffrag/control
 fi
 cap() { while IFS= read -r l; do echo "$l"; done <"$1" >"$2"; }
-snap() { # TAG
+snap() { # TAG (plain kernels have no slabs_virtual: not an error)
 	for c in dentry buffer_head; do
 		for k in order objs_per_slab alloc_fastpath alloc_slowpath alloc_slab free_slab \
 			order_fallback alloc_from_partial slabs slabs_virtual slabs_physical; do
-			[ -f /sys/kernel/slab/$c/$k ] && cap /sys/kernel/slab/$c/$k "$dir/slab-$c.$k.$1"
+			if [ -f /sys/kernel/slab/$c/$k ]; then cap /sys/kernel/slab/$c/$k "$dir/slab-$c.$k.$1"; fi
 		done
 	done
 }
@@ -485,7 +485,7 @@ if [ $slab_ok = 1 ]; then
 			sd=$((sd + 1))
 		done
 		if perf record -q -a -e cpu-clock -o /tmp/slab-perf.data -- \
-			sh /tmp/slabload.sh /tmp/slabprof $refrag p >/dev/null 2>"$CELLS/slab-perf.err" &&
+			sh /tmp/slabload.sh /tmp/slabprof $refrag p >"$CELLS/slab-perf.err" 2>&1 &&
 			[ "$(cat /tmp/slabprof/slab-files 2>/dev/null)" = 4000 ]; then
 			{
 				echo "# perf record -a -e cpu-clock: the slab workload (4000 files on ext4 with 1 KiB blocks), scenario $frag, mode $vf_mode"
@@ -496,7 +496,7 @@ if [ $slab_ok = 1 ]; then
 			echo "perf profile of the slab workload:"
 			sed 's/^/    /' "$VF_OUT/perf-top-slab.txt"
 		else
-			fail "bench: perf record of the slab workload"
+			fail "bench: perf record of the slab workload ($(cat /tmp/slabprof/slab-files 2>/dev/null || echo no) files of 4000)"
 			sed 's/^/    /' "$CELLS/slab-perf.err"
 		fi
 		rm -f /tmp/slab-perf.data
