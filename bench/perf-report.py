@@ -23,6 +23,7 @@ whether the goals come from one run: perf-run.txt present and every CSV
 it names unchanged since; otherwise from separate runs.
 """
 import hashlib
+import re
 import csv
 import glob
 import os
@@ -283,8 +284,14 @@ def main(res):
         print("No profile in results/ (bench/perf.sh records them).\n")
     for p in profs:
         print(f"### {os.path.basename(p)}\n\n```")
-        print(open(p).read().rstrip())
+        print("\n".join(profile_line(ln) for ln in open(p).read().rstrip().splitlines()))
         print("```\n")
+
+
+def profile_line(ln):
+    """perf report's line without its empty trailing columns ("-  -") and
+    the padding after the symbol (long symbol names widen that column)."""
+    return re.sub(r"\s+-\s+-\s*$", "", ln.rstrip())
 
 
 if __name__ == "__main__":

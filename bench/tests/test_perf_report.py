@@ -173,6 +173,11 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = report(d)
     check("a CSV rewritten after the run: not one run, and it is named",
           "**Not one run**" in out and "fastpath.csv changed" in out)
+with tempfile.TemporaryDirectory() as d:
+    write(d, "perf-profile-t.txt", ["# a profile", "    53.68%  swapper          [k] default_idle" + " " * 300 + "-      -   "])
+    rc, out = report(d)
+    check("a profile line is shown without perf's empty trailing columns and their padding",
+          "\n    53.68%  swapper          [k] default_idle\n" in out)
 rc, out = report("/nonexistent-dir")
 check("a missing directory is refused with a message", rc != 0 and "usage" in out)
 sys.exit(1 if fails else 0)
