@@ -646,9 +646,9 @@ if [ "$perf_ok" = 1 ] && [ "$perf_mode" != none ]; then
 			{
 				echo "# perf record -e cpu-clock: $m order $perf_order, $perf_reps x $perf_iters (allocate/free loop), scenario $frag"
 				echo "# last cell: $(cat "$CELLS/$tag.result")"
-				echo "# top symbols; the benchmark's own sort of the latencies (sort_r, vfb_cmp_u64) left out"
+				echo "# top symbols; the benchmark's own sort of the latencies (sort_r, vfb_cmp_u64, do_swap) left out"
 				perf report -i "/tmp/$tag.data" --stdio --sort symbol 2>/dev/null |
-					grep -v '^#' | grep -v '^$' | grep -Ev ' (sort_r|vfb_cmp_u64) ' | head -25
+					grep -v '^#' | grep -v '^$' | grep -Ev ' (sort_r|vfb_cmp_u64|do_swap) ' | head -25
 			} >"$VF_OUT/perf-top-$tag.txt"
 			echo "perf profile $tag:"
 			sed 's/^/    /' "$VF_OUT/perf-top-$tag.txt"
