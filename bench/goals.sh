@@ -7,11 +7,12 @@
 #                             SETTINGS=always:default, orders 1-10, REPEAT
 #                             boots per scenario)
 #   3. bench/test-vmalloc.sh  goal 4 (REPEAT boot pairs, plain and stage)
-#   4. bench/workloads.sh     goal 5 (REPEAT boot pairs)
+#   4. bench/workloads.sh     goal 5 (REPEAT rounds: plain, stage and a
+#                             second plain boot, the A/A floor)
 #   5. bench/perf.sh          the profiles of every goal, and perf.md
 # into build/bench/goals-TIME/results, then copies that directory's files
-# to results/ with perf-run.txt (the commit, the times of each step, the
-# accelerator), which bench/perf-report.py names as the run every goal
+# to results/ with perf-run.txt (the commit, each step's time and exit
+# status, the ACCEL setting, the sha256 of every CSV and profile), which bench/perf-report.py names as the run every goal
 # comes from. A step that fails is recorded in perf-run.txt and the run
 # goes on; results/ is then left as it was and the script exits 1.
 # Every step runs with its defaults: the benchmarks' own settings (ITERS,

@@ -42,16 +42,9 @@ mkdir -p "$root"
 failed=0
 vf_timer_start
 for i in $(seq "$repeat"); do
-	if [ "$aa" = 1 ]; then
-		case $((i % 3)) in
-		1) order="plain $top plainaa" ;;
-		2) order="$top plainaa plain" ;;
-		0) order="plainaa plain $top" ;;
-		esac
-	else
-		order=$(vf_boot_order "$i" plain "$top")
-	fi
-	for s in $order; do
+	kernels=(plain "$top")
+	[ "$aa" = 1 ] && kernels+=(plainaa)
+	for s in $(vf_boot_order "$i" "${kernels[@]}"); do
 		name=workloads-$s-$i k=${s%aa}
 		say "boot $i/$repeat: $s default kernel, workloads unfragmented"
 		if vf_bench_boot "$root" "$name" "$VF_BUILD/kernels/bzImage-$k-default" bench 2400 \

@@ -181,10 +181,17 @@ vf_counts() {
 	done
 }
 
-# vf_boot_order ROUND A B: prints "A B" in odd rounds and "B A" in even
-# ones, so that drift of the host over a run cancels between the two.
+# vf_boot_order ROUND K1 K2 ...: the kernels rotated by ROUND - 1 ("A B"
+# in odd rounds and "B A" in even ones for two), so that each boots in
+# each position and drift of the host over a run cancels between them.
 vf_boot_order() {
-	if [ $(($1 % 2)) = 1 ]; then echo "$2 $3"; else echo "$3 $2"; fi
+	local r=$1 i out=''
+	shift
+	local -a k=("$@")
+	for ((i = 0; i < ${#k[@]}; i++)); do
+		out+=" ${k[$(((r - 1 + i) % ${#k[@]}))]}"
+	done
+	echo "${out# }"
 }
 
 # vf_bench_boot DIR NAME KERNEL SCENARIO TIMEOUT APPEND [run.sh option...]:

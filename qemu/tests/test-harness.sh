@@ -303,6 +303,8 @@ got=$(bash -c '. "$1/configs/common.sh"; vf_kv_rows cost round,progress,iops "$2
 if [ "$got" = "1,0,5 3,1,8 " ]; then ok "vf_kv_rows keeps complete tagged lines (no empty value), fields in order"; else ko "vf_kv_rows: got '$got'"; fi
 got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3; do vf_boot_order $i plain 3; done' _ "$top" | tr '\n' ' ')
 if [ "$got" = "plain 3 3 plain plain 3 " ]; then ok "vf_boot_order alternates which kernel boots first"; else ko "vf_boot_order: got '$got'"; fi
+got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3 4; do vf_boot_order $i plain 3 plainaa; done' _ "$top" | tr '\n' '|')
+if [ "$got" = "plain 3 plainaa|3 plainaa plain|plainaa plain 3|plain 3 plainaa|" ]; then ok "vf_boot_order rotates three kernels through every position"; else ko "vf_boot_order of three: got '$got'"; fi
 for b in test-vmalloc workloads lbfault-cost fastpath; do
 	for v in 0 x 2x '' 08; do
 		expect nonzero "bench/$b.sh refuses REPEAT='$v'" env REPEAT="$v" "$top/bench/$b.sh"
