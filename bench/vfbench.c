@@ -17,6 +17,10 @@
  *   write "METHOD_A METHOD_B ORDER ITERS"
  *	the two methods side by side in one loop (see vfb_pair()); read:
  *	one line of key=value (a_* and b_*) for the last pair.
+ * debugfs /sys/kernel/debug/vfbench/par:
+ *   write "METHOD ORDER THREADS MS [hold=N]"
+ *	THREADS kthreads on the online CPUs allocate and free at once for
+ *	MS ms (see vfb_par()); read: one line of key=value.
  * debugfs /sys/kernel/debug/vfbench/methods: the methods this kernel has.
  *
  * Latency is per attempt, allocation plus free (the touch is not timed;
@@ -62,6 +66,7 @@
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -943,6 +948,209 @@ static const struct file_operations vfb_pair_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * par: one method from several CPUs at once, for the scaling of the
+ * virtual path's shared structures (the window's areas, vmalloc's lock).
+ * THREADS kthreads, thread i bound to online CPU i % nr_online, start
+ * together; each keeps HOLD allocations in a ring and, until MS ms have
+ * passed, allocates one and frees the oldest (one op). Reported: ops in
+ * total and per second, failures, and how many ops were virtual.
+ */
+#define VFB_PAR_MAX_THREADS	16
+#define VFB_PAR_MAX_HOLD	64
+
+struct vfb_par_thread {
+	const struct vfb_method *m;
+	unsigned int order, hold;
+	u64 deadline_ns;
+	unsigned long ops, fail, virtual;
+	struct task_struct *task;
+	struct completion done;
+};
+
+static atomic_t vfb_par_waiting;
+static DECLARE_COMPLETION(vfb_par_go);
+static char vfb_par_last[320] = "status=none\n";
+
+static int vfb_par_fn(void *arg)
+{
+	struct vfb_par_thread *t = arg;
+	struct vfb_buf ring[VFB_PAR_MAX_HOLD];
+	bool held[VFB_PAR_MAX_HOLD] = { };
+	unsigned int i = 0, j;
+	u64 t0;
+
+	atomic_dec(&vfb_par_waiting);
+	wait_for_completion(&vfb_par_go);
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < t->deadline_ns) {
+		if (held[i]) {
+			t->m->free(&ring[i], t->order);
+			held[i] = false;
+		}
+		if (vfb_alloc(t->m, &ring[i], t->order)) {
+			held[i] = true;
+			if (ring[i].virtual)
+				t->virtual++;
+		} else {
+			t->fail++;
+		}
+		t->ops++;
+		i = (i + 1) % t->hold;
+		cond_resched();
+	}
+	for (j = 0; j < t->hold; j++)
+		if (held[j])
+			t->m->free(&ring[j], t->order);
+	complete(&t->done);
+	return 0;
+}
+
+static int vfb_par(const struct vfb_method *m, unsigned int order,
+		   unsigned int threads, unsigned int ms, unsigned int hold,
+		   char *out, size_t len)
+{
+	struct vfb_par_thread *t;
+	unsigned long ops = 0, fail = 0, virt = 0, lo = ULONG_MAX, hi = 0;
+	unsigned int i, cpu, nr_cpus = num_online_cpus();
+	u64 start, elapsed;
+	int ret = 0;
+
+	t = kcalloc(threads, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	reinit_completion(&vfb_par_go);
+	atomic_set(&vfb_par_waiting, threads);
+	for (i = 0; i < threads; i++) {
+		t[i].m = m;
+		t[i].order = order;
+		t[i].hold = hold;
+		t[i].deadline_ns = (u64)ms * NSEC_PER_MSEC;
+		init_completion(&t[i].done);
+		cpu = cpumask_nth(i % nr_cpus, cpu_online_mask);
+		t[i].task = kthread_create_on_node(vfb_par_fn, &t[i],
+						   cpu_to_node(cpu),
+						   "vfbench-par/%u", i);
+		if (IS_ERR(t[i].task)) {
+			ret = PTR_ERR(t[i].task);
+			pr_warn("par: thread %u not created (%d)\n", i, ret);
+			break;
+		}
+		kthread_bind(t[i].task, cpu);
+		wake_up_process(t[i].task);
+	}
+	if (ret) {
+		/* Threads that exist run an empty round and end. */
+		for (; i < threads; i++)
+			atomic_dec(&vfb_par_waiting);
+		for (i = 0; i < threads && !IS_ERR_OR_NULL(t[i].task); i++)
+			t[i].deadline_ns = 0;
+	}
+	while (atomic_read(&vfb_par_waiting) > 0)
+		msleep(1);
+	start = ktime_get_ns();
+	complete_all(&vfb_par_go);
+	for (i = 0; i < threads && !IS_ERR_OR_NULL(t[i].task); i++)
+		wait_for_completion(&t[i].done);
+	elapsed = ktime_get_ns() - start;
+	if (!ret) {
+		for (i = 0; i < threads; i++) {
+			ops += t[i].ops;
+			fail += t[i].fail;
+			virt += t[i].virtual;
+			lo = min(lo, t[i].ops);
+			hi = max(hi, t[i].ops);
+		}
+		scnprintf(out, len,
+			  "method=%s order=%u threads=%u cpus=%u ms=%u hold=%u ops=%lu ops_per_s=%llu fail=%lu virtual=%lu thread_min_ops=%lu thread_max_ops=%lu elapsed_ms=%llu\n",
+			  m->name, order, threads, nr_cpus, ms, hold, ops,
+			  div64_u64((u64)ops * NSEC_PER_SEC, max_t(u64, elapsed, 1)),
+			  fail, virt, lo, hi, div_u64(elapsed, NSEC_PER_MSEC));
+	}
+	kfree(t);
+	return ret;
+}
+
+static ssize_t vfb_par_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	static const char usage[] = "usage: METHOD ORDER THREADS MS [hold=N]";
+	unsigned int order, threads, ms, hold = 4;
+	const struct vfb_method *m;
+	char buf[96], *line = buf, *tok;
+	int ret;
+
+	if (count >= sizeof(buf)) {
+		pr_warn("par: line too long (%zu bytes); %s\n", count, usage);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	tok = strsep(&line, " \t");
+	m = tok ? vfb_find_method(tok) : NULL;
+	if (!m) {
+		pr_warn("par: unknown method '%s'; %s\n", tok ? tok : "", usage);
+		return -EINVAL;
+	}
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtouint(tok, 10, &order) || order > MAX_PAGE_ORDER) {
+		pr_warn("par: ORDER must be 0..%d; %s\n", MAX_PAGE_ORDER, usage);
+		return -EINVAL;
+	}
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtouint(tok, 10, &threads) || !threads ||
+	    threads > VFB_PAR_MAX_THREADS) {
+		pr_warn("par: THREADS must be 1..%d; %s\n", VFB_PAR_MAX_THREADS,
+			usage);
+		return -EINVAL;
+	}
+	tok = strsep(&line, " \t");
+	if (!tok || kstrtouint(tok, 10, &ms) || !ms || ms > budget_ms) {
+		pr_warn("par: MS must be 1..%u (budget_ms); %s\n", budget_ms,
+			usage);
+		return -EINVAL;
+	}
+	tok = strsep(&line, " \t");
+	if (tok && (strncmp(tok, "hold=", 5) || kstrtouint(tok + 5, 10, &hold) ||
+		    !hold || hold > VFB_PAR_MAX_HOLD ||
+		    ((unsigned long)hold * threads << order) >
+		    totalram_pages() / 4)) {
+		pr_warn("par: hold=N must be 1..%d and THREADS * N << ORDER pages at most a quarter of RAM; %s\n",
+			VFB_PAR_MAX_HOLD, usage);
+		return -EINVAL;
+	}
+	if (tok && (tok = strsep(&line, " \t"))) {
+		pr_warn("par: unexpected '%s'; %s\n", tok, usage);
+		return -EINVAL;
+	}
+
+	mutex_lock(&vfb_lock);
+	ret = vfb_par(m, order, threads, ms, hold, vfb_par_last,
+		      sizeof(vfb_par_last));
+	mutex_unlock(&vfb_lock);
+	return ret ? ret : count;
+}
+
+static ssize_t vfb_par_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[sizeof(vfb_par_last)];
+
+	mutex_lock(&vfb_lock);
+	strscpy(buf, vfb_par_last, sizeof(buf));
+	mutex_unlock(&vfb_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations vfb_par_fops = {
+	.owner = THIS_MODULE,
+	.write = vfb_par_write,
+	.read = vfb_par_read,
+	.llseek = default_llseek,
+};
+
 static ssize_t vfb_methods_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -981,6 +1189,7 @@ static int __init vfb_init(void)
 	debugfs_create_file("run", 0600, vfb_dir, NULL, &vfb_run_fops);
 	debugfs_create_file("methods", 0400, vfb_dir, NULL, &vfb_methods_fops);
 	debugfs_create_file("pair", 0600, vfb_dir, NULL, &vfb_pair_fops);
+	debugfs_create_file("par", 0600, vfb_dir, NULL, &vfb_par_fops);
 	pr_info("loaded; methods: %s%s\n",
 		"plain_noretry plain plain_mayfail plain_noreclaim vmalloc kvmalloc",
 #ifdef GFP_VFALLBACK
