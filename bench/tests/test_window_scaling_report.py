@@ -11,6 +11,11 @@ before: vfallback 1000 ops/s alone and 1200 with 2 threads in boot 1 rep
 median 1-thread 1000. stage: vfallback 1500 alone, 2700 with 2 threads
 (1.8x); vmalloc 2000/3000 on both kernels (ratio 1.00). A boot without
 output (failed) must be ignored; a malformed line must stop the report.
+vfallback over vmalloc in the same boot and rep: before 0.50 (1000/2000)
+alone and 0.47 (1400/3000, three of four) with 2 threads; stage 0.75 and
+0.90. A profile of the stage
+kernel: alloc_vmap_area 4.0 + rb_insert_color 1.5 = 5.5 % vmap-area
+functions, _raw_spin_lock 2.0 %.
 """
 import os
 import subprocess
@@ -70,6 +75,9 @@ with tempfile.TemporaryDirectory() as tmp:
     boot(root, "winscale-stage-1", "stage",
          [(r, "vfallback", t, 1500 if t == 1 else 2700) for r in (1, 2) for t in (1, 2)] + vm)
     os.makedirs(os.path.join(root, "winscale-stage-2"))  # failed boot: no output
+    with open(os.path.join(root, "winscale-stage-1", "perf-par-vfallback.txt"), "w") as f:
+        f.write("# perf record\n    10.00%  [k] vfb_par_fn   -  -\n     4.00%  [k] alloc_vmap_area  -  -\n"
+                "     2.00%  [k] _raw_spin_lock  -  -\n     1.50%  [k] rb_insert_color  -  -\n")
     p = run(root, out)
     case("report exits 0", p.returncode == 0, p.stderr)
     md = open(os.path.join(out, "window-scaling.md")).read() if p.returncode == 0 else ""
@@ -80,6 +88,10 @@ with tempfile.TemporaryDirectory() as tmp:
     case("scaling: median of same-boot ratios", "| vfallback | 1 | 2 | 1.40 | 1.80 |" in md, md)
     case("stage over before", "| vfallback | 1 | 1 | 1.50 |" in md and "| vfallback | 1 | 2 | 1.93 |" in md, md)
     case("vmalloc reference at 1.00", "| vmalloc | 1 | 1 | 1.00 |" in md and "| vmalloc | 1 | 2 | 1.00 |" in md, md)
+    case("vfallback over vmalloc, same boot and rep", "| vfallback | 1 | 1 | 0.50 | 0.75 |" in md
+         and "| vfallback | 1 | 2 | 0.47 | 0.90 |" in md, md)
+    case("profile shares: vmap-area functions and spinlocks",
+         "| stage | vfallback | winscale-stage-1 | 5.5 | 2.0 | vfb_par_fn 10.0, alloc_vmap_area 4.0" in md, md)
     case("accelerator named", "accelerator tcg" in md, md[:300])
 
     bad = os.path.join(tmp, "bad")
