@@ -109,6 +109,27 @@ metadata() {
 	check "$fs: rename survived log replay" test -e $MNT/d/renamed-7
 	rm -rf $MNT/stress
 	umount $MNT
+	# Inode clusters are read as XBF_UNMAPPED buffers, which are never
+	# mapped: they take bulk pages, never a block (a virtual block would
+	# be mapped for nothing). bulkstat after a fresh mount reads every
+	# cluster of the 1500 files (12 or more: 128 inodes of 512 bytes per
+	# 64 KiB cluster, 32 per 16 KiB cluster with 4 and 16 KiB blocks), and
+	# besides them only inode btree blocks (at most 2 per AG, 4 AGs).
+	if mount -t xfs $DEV $MNT; then
+		ub0=$(buf_memory bulk) ubk0=$(( $(buf_memory physical) + $(buf_memory virtual) ))
+		if xfs_io -c bulkstat $MNT >/tmp/bulkstat.out 2>&1; then
+			ub=$(( $(buf_memory bulk) - ub0 )) ubk=$(( $(buf_memory physical) + $(buf_memory virtual) - ubk0 ))
+			echo "$fs: bulkstat: $ub multi-page buffers from bulk pages, $ubk blocks"
+			check "$fs: inode clusters (XBF_UNMAPPED) from bulk pages, not blocks ($ub bulk >= 8, $ubk blocks <= 8)" \
+				test "$ub" -ge 8 -a "$ubk" -le 8
+		else
+			fail "$fs: xfs_io bulkstat"
+			tail -5 /tmp/bulkstat.out
+		fi
+		umount $MNT
+	else
+		fail "$fs: mount for bulkstat"
+	fi
 	if xfs_repair -n $DEV >/tmp/repair.out 2>&1; then
 		pass "$fs: xfs_repair -n clean"
 	else
