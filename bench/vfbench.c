@@ -738,15 +738,25 @@ static ssize_t vfb_run_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
+/*
+ * The key=value line of the last run of a file, read under vfb_lock (a run
+ * holds it while it measures and writes the line).
+ */
+static ssize_t vfb_read_last(const char *last, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&vfb_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, last, strlen(last));
+	mutex_unlock(&vfb_lock);
+	return ret;
+}
+
 static ssize_t vfb_run_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char buf[sizeof(vfb_last)];
-
-	mutex_lock(&vfb_lock);
-	strscpy(buf, vfb_last, sizeof(buf));
-	mutex_unlock(&vfb_lock);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+	return vfb_read_last(vfb_last, ubuf, count, ppos);
 }
 
 static const struct file_operations vfb_run_fops = {
@@ -933,12 +943,7 @@ static ssize_t vfb_pair_write(struct file *file, const char __user *ubuf,
 static ssize_t vfb_pair_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char buf[sizeof(vfb_pair_last)];
-
-	mutex_lock(&vfb_lock);
-	strscpy(buf, vfb_pair_last, sizeof(buf));
-	mutex_unlock(&vfb_lock);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+	return vfb_read_last(vfb_pair_last, ubuf, count, ppos);
 }
 
 static const struct file_operations vfb_pair_fops = {
@@ -1136,12 +1141,7 @@ static ssize_t vfb_par_write(struct file *file, const char __user *ubuf,
 static ssize_t vfb_par_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char buf[sizeof(vfb_par_last)];
-
-	mutex_lock(&vfb_lock);
-	strscpy(buf, vfb_par_last, sizeof(buf));
-	mutex_unlock(&vfb_lock);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+	return vfb_read_last(vfb_par_last, ubuf, count, ppos);
 }
 
 static const struct file_operations vfb_par_fops = {
