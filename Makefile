@@ -9,7 +9,7 @@ MEM     ?= 2G
 CPUS    ?= 2
 
 .PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-harness check-patches \
-	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath bench-test-vmalloc bench-workloads bench-perf bench-goals bench-window-scaling clean distclean
+	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath bench-test-vmalloc bench-workloads bench-perf bench-goals bench-window-scaling bench-lb-fallback-io clean distclean
 
 help:
 	@echo "make test                 the test suite (CI runs this)"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench-perf           profiles of the physical and virtual paths; results/perf.md (issue 19)"
 	@echo "make bench-goals          issue 19's five goals and their profiles from one run (fastpath, deferred, test-vmalloc, workloads, perf)"
 	@echo "make bench-window-scaling  the virtual path from 1 and 2 CPUs at once (KERNELS=\"before=BZIMAGE stage=...\" to compare)"
+	@echo "make bench-lb-fallback-io  large-block fallback throughput vs the page cache (KERNELS=\"before=BZIMAGE stage=...\" to compare)"
 	@echo "make deps                 install the Debian packages the project needs"
 	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
 	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
@@ -117,6 +118,10 @@ bench-goals: deps
 bench-window-scaling: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
 	configs/mkkernel.sh $$top always && bench/window-scaling.sh
+
+bench-lb-fallback-io: deps
+	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
+	configs/mkkernel.sh $$top default && bench/lb-fallback-io.sh
 
 bench-deferred: deps
 	@top=$$(bash -c '. configs/common.sh; vf_top_stage'); \
