@@ -1,4 +1,4 @@
-# Large-block fallback races and errors (issue 16, items 1-5): one guest
+# Large-block fallback races and errors (issue 16, items 1-5 and 7): one guest
 # tool per race on a 64 KiB-block XFS, the fallback forced for the tool's
 # thread that must take it (fail_page_alloc min-order 4, task-filter,
 # make-it-fail set per thread). Each tool exits 0 (behaviour right), 1 (the
@@ -73,6 +73,86 @@ echo "item 7: one 64 KiB write, $f through the fallback: xs_write_bytes +$w"
 check "item 7: a fallback write counts its bytes once in xs_write_bytes" test "$f" = 1 -a "$w" = 65536
 rm -f $MNT/t7
 TR=/sys/kernel/debug/tracing
+# Item 7: contiguous blocks without a folio move in one direct I/O (up to
+# 8 blocks, 512 KiB). The events of iomap:iomap_fallback_io name each I/O's
+# position and length; a cached block is read from the page cache and ends
+# the batch. Reads and writes are single 1 MiB calls (dd bs=1M).
+fb_ios() { # fb_ios read|write: "pos+length ..." of the traced fallback I/Os
+	grep -o "pos 0x[0-9a-f]* length 0x[0-9a-f]* $1" $TR/trace | awk '{ printf "%s+%s ", $2, $4 }'
+}
+fb_trace() { [ "$1" = 1 ] && echo >$TR/trace; echo "$1" >$TR/events/iomap/iomap_fallback_io/enable; }
+dd if=/dev/urandom of=/tmp/ref bs=64k count=16 2>/dev/null
+if [ ! -f $TR/events/iomap/iomap_fallback_io/enable ]; then
+	fail "item 7: the tracepoint iomap:iomap_fallback_io"
+else
+	cp /tmp/ref $MNT/t7r && sync && echo 3 >/proc/sys/vm/drop_caches
+	r0=$(vmstat vfallback_io_read)
+	fb_trace 1
+	(echo 1 >/proc/self/make-it-fail && exec dd if=$MNT/t7r of=/tmp/t7r.out bs=1M 2>/dev/null)
+	rc=$?
+	fb_trace 0
+	ios=$(fb_ios read) r=$(( $(vmstat vfallback_io_read) - r0 ))
+	echo "item 7: cold 1 MiB read (one read()), every folio failing: exit $rc, fallback I/Os $ios, vfallback_io_read +$r"
+	check "item 7: a cold 1 MiB read moves 8 blocks per direct I/O, data intact" \
+		test "$rc" = 0 -a "$ios" = "0x0+0x80000 0x80000+0x80000 " -a "$r" = 16
+	cmp -s /tmp/ref /tmp/t7r.out || fail "item 7: batched fallback read: data differs"
+	# Blocks 2 and 9 cached (random access: no readahead), the rest not.
+	echo 3 >/proc/sys/vm/drop_caches
+	xfs_io -c "fadvise -r" -c "pread 131072 65536" -c "pread 589824 65536" $MNT/t7r >/dev/null
+	r0=$(vmstat vfallback_io_read)
+	fb_trace 1
+	(echo 1 >/proc/self/make-it-fail && exec dd if=$MNT/t7r of=/tmp/t7r.out bs=1M 2>/dev/null)
+	rc=$?
+	fb_trace 0
+	ios=$(fb_ios read) r=$(( $(vmstat vfallback_io_read) - r0 ))
+	echo "item 7: 1 MiB read, blocks 2 and 9 cached: exit $rc, fallback I/Os $ios, vfallback_io_read +$r"
+	check "item 7: a cached block ends the batch and is read from the page cache, data intact" \
+		test "$rc" = 0 -a "$ios" = "0x0+0x20000 0x30000+0x60000 0xa0000+0x60000 " -a "$r" = 14
+	cmp -s /tmp/ref /tmp/t7r.out || fail "item 7: fallback read around cached blocks: data differs"
+	w0=$(vmstat vfallback_io_write)
+	fb_trace 1
+	(echo 1 >/proc/self/make-it-fail && exec dd if=/tmp/ref of=$MNT/t7w bs=1M 2>/dev/null)
+	rc=$?
+	fb_trace 0
+	ios=$(fb_ios write) w=$(( $(vmstat vfallback_io_write) - w0 ))
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	echo "item 7: 1 MiB write (one write()), every folio failing: exit $rc, fallback I/Os $ios, vfallback_io_write +$w"
+	check "item 7: a 1 MiB write moves 8 blocks per direct I/O, data intact" \
+		test "$rc" = 0 -a "$ios" = "0x0+0x80000 0x80000+0x80000 " -a "$w" = 16
+	cmp -s /tmp/ref $MNT/t7w || fail "item 7: batched fallback write: data differs"
+	rm -f $MNT/t7r $MNT/t7w /tmp/t7r.out
+fi
+# Item 7: the mount's pool of bounce buffers. fail_fallback_bounce fails
+# every bounce buffer of this task (physical and virtual), as when memory
+# is fragmented and the window of virtual compounds is short: one block
+# at a time (64 KiB calls), each fallback must take a block of the pool.
+# times counts down once per injected failure: 16 reads and 16 writes.
+BF=/sys/kernel/debug/fail_fallback_bounce
+if [ ! -d $BF ]; then
+	fail "item 7: the fault-injection point fail_fallback_bounce"
+else
+	echo Y >$BF/task-filter
+	echo 0 >$BF/verbose
+	echo 0 >$BF/space
+	echo 1 >$BF/interval
+	echo 1000 >$BF/times
+	echo 100 >$BF/probability
+	cp /tmp/ref $MNT/t7p && sync && echo 3 >/proc/sys/vm/drop_caches
+	(echo 1 >/proc/self/make-it-fail && exec dd if=$MNT/t7p of=/tmp/t7p.out bs=64k 2>/tmp/t7p.err)
+	rrc=$?
+	(echo 1 >/proc/self/make-it-fail && exec dd if=/tmp/ref of=$MNT/t7q bs=64k 2>>/tmp/t7p.err)
+	wrc=$?
+	n=$(( 1000 - $(cat $BF/times) ))
+	echo 0 >$BF/probability
+	echo -1 >$BF/times
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	echo "item 7: every bounce buffer failing: read exit $rrc, write exit $wrc, $n injected failures ($(grep -v records /tmp/t7p.err | tr '\n' ' '))"
+	check "item 7: fallback reads and writes take the mount's pool when no bounce buffer can be had" \
+		test "$rrc" = 0 -a "$wrc" = 0 -a "$n" = 32
+	cmp -s /tmp/ref /tmp/t7p.out || fail "item 7: fallback read from the pool: data differs"
+	cmp -s /tmp/ref $MNT/t7q || fail "item 7: fallback write from the pool: data differs"
+	rm -f $MNT/t7p $MNT/t7q /tmp/t7p.out /tmp/t7p.err
+fi
 umount $MNT
 if ! mount -t xfs -o sync $DEV $MNT || [ ! -f $TR/events/xfs/xfs_file_fsync/enable ]; then
 	fail "item 7: mount -o sync and the tracepoint xfs:xfs_file_fsync"

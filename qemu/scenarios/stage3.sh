@@ -21,6 +21,14 @@ expect=$(vf_arg expect)
 knob=/sys/module/xfs/parameters/vfallback_buffers
 FI=/sys/kernel/debug/fail_page_alloc
 FRAG=/sys/kernel/debug/vffrag
+# Pages the fragmenter gave back in OOM rescues so far (0 when not loaded).
+frag_oom_released() {
+	if [ -f $FRAG/status ]; then
+		sed -n 's/.*oom_released=\([0-9]*\).*/\1/p' $FRAG/status
+	else
+		echo 0
+	fi
+}
 DEV=/dev/loop2
 MNT=/mnt/xfs
 
@@ -83,6 +91,7 @@ metadata() {
 	settle_deferred
 	base=$(vcompounds)
 	bp0=$(buf_memory physical) bv0=$(buf_memory virtual) bb0=$(buf_memory bulk)
+	or0=$(frag_oom_released)
 	if ! mkfs.xfs -q -f "$@" $DEV; then fail "$fs: mkfs.xfs $*"; return; fi
 	if ! mount -t xfs $DEV $MNT; then fail "$fs: mount"; return; fi
 	mkdir -p $MNT/stress $MNT/d
@@ -161,7 +170,19 @@ metadata() {
 	elif [ "$frag" = none ]; then
 		check "$fs: multi-page buffers are one block each" test $((bp + bv)) -gt 0
 	else
-		check "$fs: fragmented: multi-page buffers fall back to virtual" test "$bv" -gt 0
+		# The fragmenter gives held pages back when an allocation of a
+		# small order (a fork's task_struct slab, an order-2 slab under
+		# KASAN) would kill: each such rescue rebuilds blocks of order
+		# >= 1, and a file system with few multi-page buffers (4k-n64k:
+		# only directory blocks) may then find every block physical.
+		# Not a failure of the fallback, so said, not asserted; without
+		# a rescue meanwhile the fallback must have served some.
+		orel=$(( $(frag_oom_released) - or0 ))
+		if [ "$bv" = 0 ] && [ "$orel" -gt 0 ]; then
+			skip "$fs: fragmented: no multi-page buffer virtual, but the fragmenter's OOM rescue gave back $orel pages meanwhile"
+		else
+			check "$fs: fragmented: multi-page buffers fall back to virtual ($orel pages given back by OOM rescues)" test "$bv" -gt 0
+		fi
 	fi
 	check "$fs: no bulk-allocated multi-page buffer while the knob is on" test "$bb" = 0
 }
