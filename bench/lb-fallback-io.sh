@@ -28,17 +28,7 @@ vf_counts REPEAT="$repeat" MB="$mb" REPS="$reps"
 top=$(vf_top_stage)
 [ "$top" -ge 3 ] || die "$VF_BENCH: needs the stage-3 stack (the large-block fallback)"
 kernels=${KERNELS:-stage=$VF_BUILD/kernels/bzImage-$top-default}
-labels=()
-declare -A kpath
-for kv in $kernels; do
-	l=${kv%%=*} p=${kv#*=}
-	case "$kv" in *=*) ;; *) die "$VF_BENCH: KERNELS: '$kv' is not LABEL=BZIMAGE" ;; esac
-	case "$l" in '' | *[!a-z0-9_-]*) die "$VF_BENCH: KERNELS: label '$l': letters, digits, _ and - only" ;; esac
-	[ -z "${kpath[$l]:-}" ] || die "$VF_BENCH: KERNELS: label '$l' given twice"
-	[ -f "$p" ] || die "$VF_BENCH: KERNELS: $p not found (build the stage-3 kernel: make kernel STAGE=$top VARIANT=default)"
-	labels+=("$l")
-	kpath[$l]=$p
-done
+vf_bench_kernels "$kernels" "build the stage-3 kernel: make kernel STAGE=$top VARIANT=default"
 root=$VF_BUILD/bench/lbio-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$root"
 vf_timer_start

@@ -35,17 +35,7 @@ done
 top=$(vf_top_stage)
 [ "$top" -ge 2 ] || die "$VF_BENCH: needs a stage-2 or stage-3 stack (the window comes with stage 2)"
 kernels=${KERNELS:-stage=$VF_BUILD/kernels/bzImage-$top-always}
-labels=()
-declare -A kpath
-for kv in $kernels; do
-	l=${kv%%=*} p=${kv#*=}
-	case "$kv" in *=*) ;; *) die "$VF_BENCH: KERNELS: '$kv' is not LABEL=BZIMAGE" ;; esac
-	case "$l" in '' | *[!a-z0-9_-]*) die "$VF_BENCH: KERNELS: label '$l': letters, digits, _ and - only" ;; esac
-	[ -z "${kpath[$l]:-}" ] || die "$VF_BENCH: KERNELS: label '$l' given twice"
-	[ -f "$p" ] || die "$VF_BENCH: KERNELS: $p not found (build the top stage's always kernel: make kernel STAGE=$top VARIANT=always)"
-	labels+=("$l")
-	kpath[$l]=$p
-done
+vf_bench_kernels "$kernels" "build the top stage's always kernel: make kernel STAGE=$top VARIANT=always"
 say "building vfbench.ko against $(vf_objdir "$top" always)"
 mods=$(vf_build_modules "$top" always)
 root=$VF_BUILD/bench/winscale-$(date -u +%Y%m%dT%H%M%SZ)

@@ -194,6 +194,26 @@ vf_boot_order() {
 	echo "${out# }"
 }
 
+# vf_bench_kernels SPEC HINT: parse a KERNELS list ("LABEL=BZIMAGE ...")
+# into the arrays labels (in order) and kpath (label -> bzImage). A bad
+# entry, a label given twice or a missing file stops the benchmark; HINT
+# says how to build the missing kernel.
+vf_bench_kernels() {
+	local spec=$1 hint=$2 kv l p
+	labels=()
+	declare -gA kpath=()
+	for kv in $spec; do
+		l=${kv%%=*} p=${kv#*=}
+		case "$kv" in *=*) ;; *) die "$VF_BENCH: KERNELS: '$kv' is not LABEL=BZIMAGE" ;; esac
+		case "$l" in '' | *[!a-z0-9_-]*) die "$VF_BENCH: KERNELS: label '$l': letters, digits, _ and - only" ;; esac
+		[ -z "${kpath[$l]:-}" ] || die "$VF_BENCH: KERNELS: label '$l' given twice"
+		[ -f "$p" ] || die "$VF_BENCH: KERNELS: $p not found ($hint)"
+		labels+=("$l")
+		kpath[$l]=$p
+	done
+	[ "${#labels[@]}" -ge 1 ] || die "$VF_BENCH: KERNELS is empty: give LABEL=BZIMAGE ..."
+}
+
 # vf_bench_boot DIR NAME KERNEL SCENARIO TIMEOUT APPEND [run.sh option...]:
 # one measured boot. Waits for a quiet host (VF_LOAD: the load it started
 # at), boots KERNEL with the benchmark's mem/cpus/accel, logs to

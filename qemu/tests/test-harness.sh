@@ -305,7 +305,7 @@ got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3; do vf_boot_order $i pla
 if [ "$got" = "plain 3 3 plain plain 3 " ]; then ok "vf_boot_order alternates which kernel boots first"; else ko "vf_boot_order: got '$got'"; fi
 got=$(bash -c '. "$1/configs/common.sh"; for i in 1 2 3 4; do vf_boot_order $i plain 3 plainaa; done' _ "$top" | tr '\n' '|')
 if [ "$got" = "plain 3 plainaa|3 plainaa plain|plainaa plain 3|plain 3 plainaa|" ]; then ok "vf_boot_order rotates three kernels through every position"; else ko "vf_boot_order of three: got '$got'"; fi
-for b in test-vmalloc workloads lbfault-cost fastpath window-scaling; do
+for b in test-vmalloc workloads lbfault-cost fastpath window-scaling lb-fallback-io; do
 	for v in 0 x 2x '' 08; do
 		expect nonzero "bench/$b.sh refuses REPEAT='$v'" env REPEAT="$v" "$top/bench/$b.sh"
 		expect_msg "REPEAT='$v': a whole number >= 1" "bench/$b.sh names REPEAT='$v'"
@@ -315,10 +315,16 @@ for b in test-vmalloc workloads lbfault-cost fastpath window-scaling; do
 done
 expect nonzero "bench/window-scaling.sh refuses THREADS=1,x" env THREADS=1,x "$top/bench/window-scaling.sh"
 expect_msg "THREADS='1,x': comma-separated numbers" "bench/window-scaling.sh names THREADS=1,x"
-expect nonzero "bench/window-scaling.sh refuses a KERNELS entry without a label" env KERNELS=/nonexistent "$top/bench/window-scaling.sh"
-expect_msg "KERNELS: '/nonexistent' is not LABEL=BZIMAGE" "bench/window-scaling.sh names the KERNELS entry"
-expect nonzero "bench/window-scaling.sh refuses a missing kernel" env KERNELS=before=/nonexistent "$top/bench/window-scaling.sh"
-expect_msg "KERNELS: /nonexistent not found" "bench/window-scaling.sh names the missing kernel"
+for b in window-scaling lb-fallback-io; do
+	expect nonzero "bench/$b.sh refuses a KERNELS entry without a label" env KERNELS=/nonexistent "$top/bench/$b.sh"
+	expect_msg "KERNELS: '/nonexistent' is not LABEL=BZIMAGE" "bench/$b.sh names the KERNELS entry"
+	expect nonzero "bench/$b.sh refuses a missing kernel" env KERNELS=before=/nonexistent "$top/bench/$b.sh"
+	expect_msg "KERNELS: /nonexistent not found" "bench/$b.sh names the missing kernel"
+	expect nonzero "bench/$b.sh refuses a label given twice" env KERNELS="a=$top/Makefile a=$top/Makefile" "$top/bench/$b.sh"
+	expect_msg "KERNELS: label 'a' given twice" "bench/$b.sh names the label given twice"
+	expect nonzero "bench/$b.sh refuses a label with a dot" env KERNELS="A.b=$top/Makefile" "$top/bench/$b.sh"
+	expect_msg "KERNELS: label 'A.b': letters, digits, _ and - only" "bench/$b.sh names the bad label"
+done
 expect nonzero "bench/goals.sh refuses REPEAT=0" env REPEAT=0 "$top/bench/goals.sh"
 expect_msg "REPEAT='0': a whole number >= 1" "bench/goals.sh names REPEAT=0"
 expect nonzero "bench/perf.sh refuses VREPS=x" env VREPS=x "$top/bench/perf.sh"
