@@ -175,28 +175,34 @@ umount $MNT
 losetup -d $DEV
 rm -f /tmp/lb.img
 
-# Item 2: writes to never-written parts of the data device fail (sparse
-# backing file on a tmpfs that is then filled; the log on an external,
-# fully written device, metadata on disk by a remount first).
+# Items 2 and 7: writes to never-written parts of the data device fail
+# (sparse backing file on a tmpfs that is then filled; the log on an
+# external, fully written device, metadata on disk by a remount first).
 T=/mnt/lbt
 M=/mnt/lbx
 D=/dev/loop4
 L=/dev/loop5
 mkdir -p $T $M
-item2() {
+# full_device TOOL: "TOOL prepare" on a fresh file system, then "TOOL run"
+# with the device failing and every folio of the tool failing; the
+# fallback I/Os of the run are traced into /tmp/full-device.ios.
+full_device() {
 	mount -t tmpfs -o size=256m tmpfs $T || return 2
 	truncate -s 1G $T/data.img
 	dd if=/dev/zero of=$T/log.img bs=1M count=128 2>/dev/null
 	losetup $D $T/data.img && losetup $L $T/log.img || return 2
 	mkfs.xfs -q -f -b size=65536 -l logdev=$L $D || return 2
 	mount -t xfs -o logdev=$L $D $M || return 2
-	lb-wb-error prepare $M/f || return 2
+	"$1" prepare $M/f || return 2
 	umount $M
 	mount -t xfs -o logdev=$L $D $M || return 2
 	dd if=/dev/zero of=$T/fill bs=64k 2>/dev/null
 	fail_folios 100
-	lb-wb-error run $M/f
+	fb_trace 1
+	"$1" run $M/f
 	rc=$?
+	fb_trace 0
+	fb_ios write >/tmp/full-device.ios
 	echo 0 >$FI/probability
 	rm -f $T/fill
 	umount $M
@@ -205,5 +211,14 @@ item2() {
 	umount $T
 	return $rc
 }
-tool "item 2: another range's writeback error stays with fsync(), not the fallback's read()/write()" item2
+tool "item 2: another range's writeback error stays with fsync(), not the fallback's read()/write()" \
+	full_device lb-wb-error
+# Item 7: a batched fallback write whose direct I/O fails (blocks 1-7 of
+# 8 cannot be written) is redone for its first block and comes back short.
+tool "item 7: a batched fallback write that fails comes back short with the blocks written" \
+	full_device lb-batch-error
+ios=$(cat /tmp/full-device.ios)
+echo "item 7: fallback write I/Os traced: $ios"
+check "item 7: the failing write was one batched direct I/O, then its first block alone" \
+	test "${ios%% 0x10000+*}" = "0x0+0x80000 0x0+0x10000"
 finish
