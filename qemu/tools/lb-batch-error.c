@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lb-util.h"
@@ -52,30 +51,21 @@ static long first_not(const unsigned char *buf, size_t from, size_t to,
 int main(int argc, char **argv)
 {
 	unsigned char *buf;
-	struct statfs sfs;
 	ssize_t n, n2;
-	int fd, e1 = 0, e2 = 0, bad = 0;
+	int fd, prepare, e1 = 0, e2 = 0, bad = 0;
 	long w0, w, at;
 	size_t bs;
 
-	if (argc != 3 || (strcmp(argv[1], "prepare") && strcmp(argv[1], "run"))) {
-		fprintf(stderr, "usage: lb-batch-error prepare|run FILE\n");
+	fd = open_prepare_run(argc, argv, "lb-batch-error", &prepare, &bs);
+	if (fd < 0)
 		return 2;
-	}
-	fd = open(argv[2], O_RDWR | (argv[1][0] == 'p' ? O_CREAT | O_TRUNC : 0), 0644);
-	if (fd < 0 || fstatfs(fd, &sfs)) {
-		perror("lb-batch-error: open");
-		return 2;
-	}
-	bs = sfs.f_bsize;
 	buf = malloc(NR_BLOCKS * bs);
-	if (bs <= 4096 || !buf) {
-		fprintf(stderr, "lb-batch-error: block size %zu: needs blocks larger than a page\n",
-			bs);
+	if (!buf) {
+		perror("lb-batch-error: malloc");
 		return 2;
 	}
 
-	if (argv[1][0] == 'p') {
+	if (prepare) {
 		memset(buf, 0x11, bs);
 		if (pwrite(fd, buf, bs, 0) != (ssize_t)bs ||
 		    fallocate(fd, 0, bs, (NR_BLOCKS - 1) * bs) || fsync(fd)) {

@@ -6,9 +6,11 @@
 #ifndef VF_LB_UTIL_H
 #define VF_LB_UTIL_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /*
@@ -47,6 +49,39 @@ static inline long vmstat(const char *name)
 	}
 	fclose(f);
 	return ret;
+}
+
+/*
+ * open_prepare_run(ARGC, ARGV, NAME, PREPARE, BS): the command line of the
+ * tools run as "NAME prepare FILE" (on a fresh file system, before its
+ * device is made to fail) and "NAME run FILE". Opens FILE, created and
+ * truncated for prepare, and sets *PREPARE and *BS (the file system's
+ * block size, which must be larger than a page). Returns the descriptor,
+ * or -1 after saying what is wrong.
+ */
+static inline int open_prepare_run(int argc, char **argv, const char *name,
+				   int *prepare, size_t *bs)
+{
+	struct statfs sfs;
+	int fd;
+
+	if (argc != 3 || (strcmp(argv[1], "prepare") && strcmp(argv[1], "run"))) {
+		fprintf(stderr, "usage: %s prepare|run FILE\n", name);
+		return -1;
+	}
+	*prepare = !strcmp(argv[1], "prepare");
+	fd = open(argv[2], O_RDWR | (*prepare ? O_CREAT | O_TRUNC : 0), 0644);
+	if (fd < 0 || fstatfs(fd, &sfs)) {
+		fprintf(stderr, "%s: open %s: %s\n", name, argv[2], strerror(errno));
+		return -1;
+	}
+	*bs = sfs.f_bsize;
+	if (*bs <= 4096) {
+		fprintf(stderr, "%s: block size %zu: needs blocks larger than a page\n",
+			name, *bs);
+		return -1;
+	}
+	return fd;
 }
 
 #endif

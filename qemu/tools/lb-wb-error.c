@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lb-util.h"
@@ -64,29 +63,21 @@ int main(int argc, char **argv)
 {
 	unsigned char *buf, *one;
 	long r0, w0, r, w;
-	struct statfs sfs;
-	int fd, bad = 0;
+	int fd, prepare, bad = 0;
 	ssize_t n;
 	size_t i;
 
-	if (argc != 3 || (strcmp(argv[1], "prepare") && strcmp(argv[1], "run"))) {
-		fprintf(stderr, "usage: lb-wb-error prepare|run FILE\n");
+	fd = open_prepare_run(argc, argv, "lb-wb-error", &prepare, &bs);
+	if (fd < 0)
 		return 2;
-	}
-	fd = open(argv[2], O_RDWR | (argv[1][0] == 'p' ? O_CREAT | O_TRUNC : 0), 0644);
-	if (fd < 0 || fstatfs(fd, &sfs)) {
-		perror("lb-wb-error: open");
-		return 2;
-	}
-	bs = sfs.f_bsize;
 	buf = malloc(4 * bs);
 	one = malloc(4096);
-	if (bs <= 4096 || !buf || !one) {
-		fprintf(stderr, "lb-wb-error: block size %zu: needs blocks larger than a page\n", bs);
+	if (!buf || !one) {
+		perror("lb-wb-error: malloc");
 		return 2;
 	}
 
-	if (argv[1][0] == 'p') {
+	if (prepare) {
 		memset(buf, 0x11, 2 * bs);
 		if (pwrite(fd, buf, 2 * bs, 0) != (ssize_t)(2 * bs) ||
 		    fallocate(fd, 0, 4 * bs, 4 * bs) || fsync(fd)) {
