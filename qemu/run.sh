@@ -3,9 +3,12 @@
 #
 #   run.sh --kernel BZIMAGE --name NAME --scenario S [--mem 2G] [--cpus 2]
 #          [--timeout SEC] [--accel auto|tcg|kvm] [--append ARGS] [--in FILE]...
-#          [--no-splat-check]
+#          [--no-splat-check] [--disk FILE]... [--share-ro TAG=DIR]...
 #
-# Files given with --in appear in the guest under /results/in. The guest
+# Files given with --in appear in the guest under /results/in. Each
+# --disk FILE is a raw virtio disk (cache=unsafe), /dev/vda, /dev/vdb, ...
+# in the order given; each --share-ro TAG=DIR a read-only 9p share of the
+# host's DIR that the scenario mounts by its TAG (fstests: the host root). The guest
 # writes into build/runs/NAME/out; the console goes to
 # build/logs/NAME.console.log. Exit 0 only when the scenario exited 0 and
 # the console shows no splat (--no-splat-check: for boots whose KUnit
@@ -13,7 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 
-kernel= name= scenario= mem=2G cpus=2 timeout=900 accel=${ACCEL:-auto} append= ins=()
+kernel= name= scenario= mem=2G cpus=2 timeout=900 accel=${ACCEL:-auto} append= ins=() extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -26,6 +29,10 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--in) ins+=("$2"); shift 2 ;;
 	--no-splat-check) splat_check=no; shift ;;
+	--disk) [ -f "$2" ] || die "run.sh: --disk $2: no such file"
+		extra+=(-drive "file=$2,format=raw,if=virtio,cache=unsafe"); shift 2 ;;
+	--share-ro) case "$2" in [a-z]*=/*) ;; *) die "run.sh: --share-ro '$2': TAG=/ABSOLUTE/DIR" ;; esac
+		extra+=(-virtfs "local,path=${2#*=},mount_tag=${2%%=*},security_model=none,readonly=on,multidevs=remap"); shift 2 ;;
 	*) die "run.sh: unknown argument '$1' (see the header of qemu/run.sh)" ;;
 	esac
 done
@@ -60,7 +67,7 @@ boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=7 initramfs_async=0 vf.scenario=$sc $append" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
-		-virtfs "local,path=$run,mount_tag=results,security_model=none" \
+		-virtfs "local,path=$run,mount_tag=results,security_model=none" ${extra[@]+"${extra[@]}"} \
 		</dev/null >"$run/qemu.out" 2>&1
 	vf_group_wait || boot_rc=$?
 }
