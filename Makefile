@@ -8,7 +8,7 @@ ACCEL   ?= auto
 MEM     ?= 2G
 CPUS    ?= 2
 
-.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-harness check-patches \
+.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-fstests test-harness check-patches \
 	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath bench-test-vmalloc bench-workloads bench-perf bench-goals bench-window-scaling bench-lb-fallback-io clean distclean
 
 help:
@@ -31,6 +31,8 @@ help:
 	@echo "make test-kernel-suites   slub/kfence/usercopy/KASAN KUnit: pristine vs top stage (always)"
 	@echo "make test-stress          large-block stress: mixed I/O, crash, punch, stress-ng at 10/30 % injection"
 	@echo "make test-lbfault         large-block faults under forced failure: plain (recorded) vs stage 3"
+	@echo "make test-fstests FSTESTS=DIR [SETTINGS=\"plain 3 3-inject20 3-always\"] [TESTS=\"generic/001 ...\"]"
+	@echo "                          fstests (configs/fstests-lbs.list) on 64 KiB-block XFS; resumable; results/fstests-lbs.txt"
 	@echo "make bisect-check         build every patch of every stack in turn"
 	@echo "make check-patches        headers, Signed-off-by, checkpatch"
 
@@ -62,6 +64,12 @@ test-stress: deps
 
 test-lbfault: deps
 	@qemu/test.sh lbfault
+
+# Boots the kernels that exist (never builds one: a missing kernel stops it
+# with the make kernel command to run).
+test-fstests: deps
+	@FSTESTS="$(FSTESTS)" SETTINGS="$(SETTINGS)" TESTS="$(TESTS)" ACCEL="$(ACCEL)" MEM="$(MEM)" CPUS="$(CPUS)" \
+		qemu/fstests.sh
 
 test-kernel-suites: deps
 	@configs/kernel-suites.sh
