@@ -158,6 +158,21 @@ expect_msg "unknown VARIANT 'fast'" "mkkernel says which VARIANT is wrong"
 expect nonzero "mkkernel rejects VARIANT=always for the plain kernel" "$top/configs/mkkernel.sh" plain always
 expect nonzero "run.sh rejects an unknown scenario" "$top/qemu/run.sh" --kernel "$tmp/.config" --name x --scenario nosuch
 expect_msg "unknown scenario 'nosuch'" "run.sh says which scenario is unknown"
+expect nonzero "run.sh rejects a --disk that does not exist" "$top/qemu/run.sh" --disk "$tmp/no.img" --kernel "$tmp/.config" --name x --scenario smoke
+expect_msg "disk $tmp/no.img: no such file" "run.sh names the missing disk"
+expect nonzero "run.sh rejects a --share-ro without TAG=/DIR" "$top/qemu/run.sh" --share-ro hostroot --kernel "$tmp/.config" --name x --scenario smoke
+expect_msg "TAG=/ABSOLUTE/DIR" "run.sh says what --share-ro takes"
+# make test-fstests: a stub checkout that counts as built
+mkdir -p "$tmp/fst/tests/generic" "$tmp/fst/ltp" "$tmp/fst/src"
+for f in check ltp/fsx ltp/fsstress src/feature tests/generic/001; do printf '#!/bin/sh\n' >"$tmp/fst/$f"; chmod +x "$tmp/fst/$f"; done
+expect nonzero "fstests.sh needs FSTESTS" env FSTESTS= "$top/qemu/fstests.sh"
+expect_msg "give FSTESTS=DIR" "fstests.sh says FSTESTS is missing"
+expect nonzero "fstests.sh rejects a test the checkout does not have" env FSTESTS="$tmp/fst" TESTS="generic/001 generic/999" "$top/qemu/fstests.sh"
+expect_msg "not tests of .*: generic/999$" "fstests.sh names the unknown test"
+expect nonzero "fstests.sh rejects an unknown setting" env FSTESTS="$tmp/fst" TESTS=generic/001 SETTINGS=4 "$top/qemu/fstests.sh"
+expect_msg "unknown setting '4'" "fstests.sh names the unknown setting"
+expect nonzero "fstests.sh stops on a kernel that is not built" env VF_BUILD="$tmp/nobuild" FSTESTS="$tmp/fst" TESTS=generic/001 SETTINGS="plain 3-inject20" "$top/qemu/fstests.sh"
+expect_msg "make kernel STAGE=plain VARIANT=default" "fstests.sh names the make kernel command of the missing kernel"
 mkdir -p "$tmp/snap"
 printf 'Node 0, zone   Normal 1 2 3\n' >"$tmp/snap/buddyinfo-x"
 printf 'nr_free_pages 10\n' >"$tmp/snap/vmstat-x"
