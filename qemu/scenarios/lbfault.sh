@@ -102,6 +102,32 @@ for bs in $bss; do
 		fail "mkfs.xfs -b size=$bs and mount"
 		continue
 	fi
+	mov=$(awk '/^Node/ { m = ($4 == "Movable") } m && $1 == "present" { p += $2 } END { print p + 0 }' /proc/zoneinfo)
+	if [ "$bs" = 65536 ] && [ "$mov" -gt 0 ] && [ -f $RES ]; then
+		# ---- 0. the reserve fills and refills from the
+		# allocator although most memory is ZONE_MOVABLE
+		echo "lb_reserve with ZONE_MOVABLE ($mov pages present): $(cat $RES)" | tee -a "$OUTF"
+		xfs_io -f -c "pwrite -q -b 1m 0 4m" $MNT/rf && sync && echo 1 >/proc/sys/vm/drop_caches
+		# the tool's faults fail in the allocator, nothing else does
+		echo 0 >$FP/probability
+		echo Y >$FP/task-filter
+		echo 0 >$FP/verbose
+		echo 4 >$FP/min-order
+		echo 0 >$FP/space
+		echo 1 >$FP/interval
+		echo -1 >$FP/times
+		echo N >$FP/ignore-gfp-wait
+		echo N >$FP/ignore-gfp-highmem
+		echo 100 >$FP/probability
+		c_snap
+		out=$(timeout -s KILL 90 lb-reserve-fill $MNT/rf 32)
+		rc=$?
+		force 0
+		c_show
+		echo "bs=$bs lb-reserve-fill rc=$rc $out $cs" | tee -a "$OUTF"
+		check "with ZONE_MOVABLE, the reserve fills from the allocator and refills after takes" test $rc = 0
+		rm -f $MNT/rf
+	fi
 	res=$(res_target)
 	res=${res:-4096}
 	size=$((res * 4096 * 2))
@@ -230,6 +256,30 @@ for bs in $bss; do
 		echo "reserve after munlock and drop_caches: $(cat $RES)" | tee -a "$OUTF"
 		check "evicted large-block folios refill the reserve (the allocator failing everything)" \
 			test "$(res_pages)" = "$(res_target)"
+		# ---- 4b. eviction reaches clean folios of another file behind
+		# thousands of newer inodes (inode_sb_list_add() adds at the head)
+		force 0
+		mkdir -p $MNT/ew
+		xfs_io -f -c "pwrite -q -b 1m 0 $((res * 4096))" $MNT/ew/cached
+		xfs_io -f -c "pwrite -q -b 1m 0 $((res * 4096))" $MNT/ew/target
+		# cold files, and s_inodes rebuilt in the order the tool looks them up
+		if umount $MNT && mount -t xfs $DEV $MNT; then
+			sleep 1	# the reserve back at its size (nothing fails now)
+			force 1
+			c_snap
+			out=$(timeout -s KILL 300 lb-evict-walk $MNT/ew 3000)
+			rc=$?
+			c_show
+			echo "bs=$bs lb-evict-walk rc=$rc $out $cs" | tee -a "$OUTF"
+			check "a fault evicts clean folios of another file behind 3000 newer inodes: no SIGBUS" test $rc = 0
+			check "... served by eviction into the reserve (minorder_alloc_evict)" \
+				test "${d_minorder_alloc_evict:-0}" -ge 1
+			force 0
+		else
+			fail "bs=$bs: remount for the eviction walk"
+		fi
+		rm -rf $MNT/ew
+		sync
 	fi
 	force 0
 	reap

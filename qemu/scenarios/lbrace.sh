@@ -57,6 +57,9 @@ rm -f $MNT/t4
 lb-rmw-vs-aio $MNT/t4 32 0
 echo "lb-rmw-vs-aio without the fallback (page cache path): exit $? (not asserted)"
 rm -f $MNT/t4
+tool "read() into a shared mapping of the block it reads returns the block (no livelock, 20 s bound)" \
+	lb-read-self-mmap $MNT/t34 20
+rm -f $MNT/t34
 tool "item 5: after a shutdown, the on-disk size covers only written data" \
 	lb-crash-size $MNT/t5 $DEV $MNT
 rm -f $MNT/t5

@@ -87,6 +87,84 @@ snapshot after
 echo "after the workload: deferred_pages $(cat $kn/deferred_pages)," \
 	"reserve free $(cat $kn/reserve_free_bytes) of $(cat $kn/reserve_bytes)"
 check "no queued releases left" test "$(cat $kn/deferred_pages)" -eq 0
+
+# A memory cgroup at its limit, mode auto. The block
+# that the physical attempt finds is charged with the caller's flags, so
+# a cgroup at its limit reclaims (here its own clean page cache) and the
+# block stays physical. Charged with the attempt's flags (no reclaim), a
+# charge at the limit failed whenever no margin was left: the block was
+# freed, the request went virtual, and the failure was noted as a miss
+# for every task (100 ms, that order and above) and woke kcompactd. A
+# bash in a cgroup that holds 24 MiB of clean ext4 page cache and sits at
+# its limit (memory.max = memory.current) opens 256 seq_files whose
+# buffer grows to 8 KiB (GFP_KERNEL_ACCOUNT | __GFP_VFALLBACK, order 1:
+# a record of more than 4 KiB, see stage 1) and keeps them open, so that
+# each buffer is a new charge: none may go virtual. Before the fix some
+# did, each time the margin that order-0 charges had reclaimed ran out.
+if [ "$expect" = auto ]; then
+	CG=/sys/fs/cgroup
+	if [ ! -f $CG/cgroup.controllers ]; then
+		mkdir -p $CG
+		mount -t cgroup2 none $CG
+	fi
+	echo +memory >$CG/cgroup.subtree_control
+	mkdir -p $CG/vflim /mnt/lim
+	truncate -s 64M /tmp/lim.img
+	losetup /dev/loop2 /tmp/lim.img
+	check "memcg limit: ext4 for page cache" mkfs.ext4 -q /dev/loop2
+	check "memcg limit: ext4 mounted" mount -t ext4 /dev/loop2 /mnt/lim
+	dd if=/dev/urandom of=/mnt/lim/cache bs=1M count=24 2>/dev/null
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	src=$(head -c 3900 /dev/zero | tr '\0' s)
+	dir=/tmp
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do dir=$dir/$(head -c 200 /dev/zero | tr '\0' l); done
+	mkdir -p "$dir"
+	check "memcg limit: tmpfs with a 3900-byte source mounted" mount -t tmpfs "$src" "$dir"
+	# shellcheck disable=SC2016
+	out=$(bash -c '
+		cg=$1
+		echo $$ >$cg/cgroup.procs
+		counters() {
+			while read -r k n; do
+				case $k in
+				vfallback_physical) P=$n ;;
+				vfallback_virtual) V=$n ;;
+				esac
+			done </proc/vmstat
+			while read -r k n; do
+				[ "$k" = max ] && M=$n
+			done <$cg/memory.events
+		}
+		cat /mnt/lim/cache >/dev/null
+		read -r cur <$cg/memory.current
+		echo "$cur" >$cg/memory.max
+		counters
+		p0=$P v0=$V m0=$M
+		fds=()
+		for ((i = 0; i < 256; i++)); do
+			exec {fd}</proc/self/mountinfo || break
+			while read -r -u "$fd" _; do :; done
+			fds+=("$fd")
+		done
+		counters
+		echo "$p0 $P $v0 $V $m0 $M ${#fds[@]}"
+	' bash $CG/vflim)
+	umount "$dir"
+	umount /mnt/lim
+	losetup -d /dev/loop2
+	rm -f /tmp/lim.img
+	rmdir $CG/vflim 2>/dev/null || true
+	# shellcheck disable=SC2086
+	set -- $out 0 0 0 0 0 0 0
+	echo "memcg limit: vfallback_physical $1 -> $2, vfallback_virtual $3 -> $4," \
+		"memory.events max $5 -> $6, $7 buffers held"
+	check "memcg limit: 256 seq_file buffers of 8 KiB held" test "$7" -eq 256
+	check "memcg limit: the cgroup was at its limit (memory.events max $5 -> $6)" test "$6" -gt "$5"
+	check "memcg limit: each buffer a physical block (vfallback_physical +$(($2 - $1)))" \
+		test $(($2 - $1)) -ge 256
+	check "memcg limit: no buffer went virtual (vfallback_virtual $3 -> $4)" test "$4" -eq "$3"
+fi
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak; sleep 5; echo scan >/sys/kernel/debug/kmemleak
 	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
