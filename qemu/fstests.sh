@@ -67,11 +67,24 @@ done
 [ -x "$fst/check" ] && [ -d "$fst/tests" ] || die "fstests: $fst is not an fstests checkout (no check script, no tests/)"
 fst=$(cd "$fst" && pwd -P)
 case "$fst" in *[!A-Za-z0-9/._+-]*) die "fstests: the path $fst has characters the guest's command line cannot carry: use a plain path" ;; esac
+case "$fst/" in /tmp/* | /var/tmp/* | /run/* | /mnt/* | /home/* | /root/* | /dev/* | /proc/* | /sys/*)
+	die "fstests: $fst is under a directory the guest covers with its own (tmpfs, /dev, /proc, /sys: /tmp /var/tmp /run /mnt /home /root): put the checkout elsewhere, e.g. /work/fstests-work" ;;
+esac
 case "$fst/" in "$VF_TOP"/*) die "fstests: $fst is inside the project; keep fstests' code and binaries outside it (e.g. /work/fstests-work)" ;; esac
-built() { [ -x "$fst/ltp/fsx" ] && [ -x "$fst/ltp/fsstress" ] && [ -x "$fst/src/feature" ]; }
+# Built: the programs are there, and every tests/DIR has a group list no
+# older than its tests (check runs no test that its group list lacks).
+built() {
+	local d
+	[ -x "$fst/ltp/fsx" ] && [ -x "$fst/ltp/fsstress" ] && [ -x "$fst/src/feature" ] || return 1
+	for d in "$fst"/tests/*/; do
+		[ -f "$d/Makefile" ] || continue
+		[ -f "$d/group.list" ] || return 1
+		[ -z "$(find "$d" -maxdepth 1 -name '[0-9]*' -newer "$d/group.list" -print -quit)" ] || return 1
+	done
+}
 if ! built; then
 	blog=$VF_LOGS/fstests-build.log
-	say "fstests: $fst is not built: make -j$(nproc) there (log: $blog)"
+	say "fstests: $fst is not built (or a group list is older than its tests): make -j$(nproc) there (log: $blog)"
 	(cd "$fst" && make -j"$(nproc)") >"$blog" 2>&1 &
 	child=$!
 	brc=0
@@ -151,7 +164,10 @@ harvest() {
 		while [ "$rows" -lt "$n" ]; do
 			rows=$((rows + 1))
 			line=$(sed -n "${rows}p" "$f")
-			IFS=$'\t' read -r t st rs secs <<<"$line"
+			# (not read with IFS=tab: it would merge the tabs around an empty reason)
+			t=${line%%$'\t'*} line=${line#*$'\t'}
+			st=${line%%$'\t'*} line=${line#*$'\t'}
+			rs=${line%%$'\t'*} secs=${line#*$'\t'}
 			if [ "$st" = error ]; then
 				errors=$((errors + 1))
 				echo "    [$setting] $t: harness error, not recorded: $rs"
@@ -177,9 +193,10 @@ harvest() {
 
 # record_lost TEST REASON: a fail row for a test the guest did not report.
 record_lost() {
-	printf '%s\t%s\t%s\t%s\t%s\n' "$key" "$1" fail "$2" "$(( $(date +%s) - cur_since ))" >>"$tsv"
+	local secs=$(( $(date +%s) - cur_since ))
+	printf '%s\t%s\t%s\t%s\t%s\n' "$key" "$1" fail "$2" "$secs" >>"$tsv"
 	ndone=$((ndone + 1))
-	echo "    [$setting $ndone/${#tests[@]}] $1 fail  $2"
+	echo "    [$setting $ndone/${#tests[@]}] $1 fail ${secs}s  $2"
 }
 
 # console_cause LOG TEST: the first sign of a crash after TEST started.

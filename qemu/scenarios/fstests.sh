@@ -56,7 +56,8 @@ mount -t tmpfs -o mode=1777 tmpfs $H/tmp
 mount -t tmpfs -o mode=1777 tmpfs $H/var/tmp
 for d in run mnt home root; do mount -t tmpfs -o mode=755 tmpfs $H/$d; done
 mkdir -p $H/run/lock $H/run/fstests $H/mnt/test $H/mnt/scratch $H/mnt/vf
-mount --bind /results $H/mnt/vf || setup_fail "cannot bind the results share into the chroot"
+mount -o bind /results $H/mnt/vf || setup_fail "cannot bind the results share into the chroot"
+[ -x "$H$dir/check" ] || setup_fail "$dir/check is hidden by the guest's own mounts (tmpfs over /tmp, /run, /mnt, /home, /root)"
 
 # fstests' users, beside the host's (uids unlikely to be taken there).
 mkdir -p /tmp/etc
@@ -74,7 +75,7 @@ for u in fsgqa fsgqa2 123456-fsgqa; do
 	chown $((29000 + n)):$((29000 + n)) $H/home/$u
 done
 for f in passwd group shadow; do
-	[ -e $H/etc/$f ] && mount --bind /tmp/etc/$f $H/etc/$f
+	[ -e $H/etc/$f ] && mount -o bind /tmp/etc/$f $H/etc/$f
 done
 
 cat >$H/run/fstests/local.config <<EOF
@@ -126,6 +127,8 @@ for t in $(cat "$VF_IN/tests"); do
 		status=notrun
 		reason=$(head -n 1 "$RB/$t.notrun" 2>/dev/null)
 		[ -n "$reason" ] || reason=$(grep -m1 '\[not run\]' "$log" | sed 's/.*\[not run\] *//')
+	elif grep -q '^Passed all 0 tests' "$log"; then
+		status=error reason="check ran no test (not in the checkout's group list? make in $dir)"
 	elif grep -q '^Passed all' "$log"; then
 		status=pass reason=
 	elif grep -q '^Failures:' "$log"; then
@@ -139,7 +142,7 @@ for t in $(cat "$VF_IN/tests"); do
 		status=error
 		reason="check ended without a verdict (exit $rc): $(grep -v '^ *$' "$log" | tail -n 1)"
 	fi
-	reason=$(echo "$reason" | tr '\t\r\n' '   ' | cut -c1-240)
+	reason=$(echo "$reason" | tr '\t\r\n' '   ' | sed 's/ *$//' | cut -c1-240)
 	printf '%s\t%s\t%s\t%s\n' "$t" "$status" "$reason" "$secs" >>"$TSV"
 	echo "fstests: $t $status ${secs}s${reason:+ ($reason)}"
 	[ $stop = 1 ] && break
