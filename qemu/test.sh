@@ -101,11 +101,16 @@ boot_stage() {
 			--allow-skip 'vfallback_slab/vfallback_test_slab_debug_poison'
 			--allow-skip 'vfallback_slab/vfallback_test_slab_reclaimed_pages')
 	else
-		skips=(--allow-skip 'vfallback_slab/vfallback_test_slab_gfp_nofs_noio')
+		# might_alloc_caller_flags needs CONFIG_DEBUG_ATOMIC_SLEEP.
+		skips=(--allow-skip 'vfallback_slab/vfallback_test_slab_gfp_nofs_noio'
+			--allow-skip 'vfallback/vfallback_test_might_alloc_caller_flags')
 	fi
 	# Stage 2 sizes the window with vfallback_window= (its KUnit case
 	# window_size_param checks that the boot's value is the one in use).
-	[ "$st" -ge 2 ] && suites+=(vfallback_atomic vfallback_slab) && filter+=(vfallback_window=4G)
+	# slab_order_param runs where slab_vfallback_order= is given
+	# (boot_preempt_full).
+	[ "$st" -ge 2 ] && suites+=(vfallback_atomic vfallback_slab) && filter+=(vfallback_window=4G) &&
+		skips+=(--allow-skip 'vfallback_slab/vfallback_test_slab_order_param')
 	[ "$var" = always ] && expect=always
 	# The debug variant also carries the kernel's own suites (slub_kunit,
 	# kfence, usercopy, KASAN's), which provoke reports on purpose: they
@@ -168,6 +173,15 @@ boot_lbfault() {
 		--append "lb_reserve=16M vf.lbfault=$lmode vf.lbfault_record=$rec vf.lbfault_limit=$limit kunit.enable=0"
 }
 
+# boot_lbfault_movable KERNEL: the short lbfault scenario with most memory
+# in ZONE_MOVABLE (movablecore=1G): the reserve fills from the allocator at
+# boot and refills after takes, whose blocks must not come from that zone.
+boot_lbfault_movable() {
+	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$1" \
+		--name "test-$1-lbfault-movable" --scenario lbfault --timeout 1500 \
+		--append "lb_reserve=16M movablecore=1G vf.lbfault=short vf.lbfault_record=0 vf.lbfault_limit=240 kunit.enable=0"
+}
+
 # kconfig_aliasing STAGE: VFALLBACK cannot be enabled on an architecture
 # whose data caches alias (sparc64: Kconfig only, no compiler needed).
 kconfig_aliasing() {
@@ -189,13 +203,22 @@ kconfig_aliasing() {
 }
 
 # boot_preempt_full STAGE: the always kernel with preempt=full, the KUnit
-# suites of atomic use and virtual slabs, and the smoke scenario.
+# suites of atomic use and virtual slabs, and the smoke scenario. It also
+# gives an invalid slab_vfallback_order= (-1), which must be refused with
+# a warning: the slab suite's slab_order_param checks that the default
+# order is in use.
 boot_preempt_full() {
 	local st=$1 name=test-$1-always-preempt-full rc=0
 	"$VF_TOP/qemu/run.sh" --kernel "$VF_BUILD/kernels/bzImage-$st-always" --name "$name" \
-		--scenario smoke --timeout 1200 --append "preempt=full kunit.filter_glob=vfallback_* numa=fake=2 vfallback_window=4G" || rc=1
+		--scenario smoke --timeout 1200 --append "preempt=full kunit.filter_glob=vfallback_* numa=fake=2 vfallback_window=4G slab_vfallback_order=-1" || rc=1
 	grep -q 'Dynamic Preempt: full' "$VF_LOGS/$name.console.log" ||
 		{ echo "FAIL: $name: the console does not say 'Dynamic Preempt: full'"; rc=1; }
+	if grep -q 'slab_vfallback_order=-1 ignored' "$VF_LOGS/$name.console.log"; then
+		echo "PASS: $name: slab_vfallback_order=-1 refused with a warning"
+	else
+		echo "FAIL: $name: slab_vfallback_order=-1 not refused on the console"
+		rc=1
+	fi
 	kunit_verdict "$st" "$name" --allow-skip 'vfallback_slab/vfallback_test_slab_gfp_nofs_noio' \
 		vfallback_atomic vfallback_slab || rc=1
 	return $rc
@@ -255,6 +278,8 @@ if [ "$mode" = full ]; then
 				step "boot $top-$v (large-block stress, short)" boot_lbstress "$top" "$v"
 			[ "$top" -ge 3 ] &&
 				step "boot $top-$v (large-block faults and zeroing, forced failure)" boot_lbfault "$top-$v"
+			[ "$top" -ge 3 ] && [ "$v" = default ] &&
+				step "boot $top-$v (large-block reserve with ZONE_MOVABLE)" boot_lbfault_movable "$top-$v"
 		done
 		# Preemption opens races that the voluntary model hides: the top
 		# always kernel once more with preempt=full, the atomic and slab

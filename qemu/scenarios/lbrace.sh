@@ -224,4 +224,57 @@ ios=$(cat /tmp/full-device.ios)
 echo "item 7: fallback write I/Os traced: $ios"
 check "item 7: the failing write was one batched direct I/O, then its first block alone" \
 	test "${ios%% 0x10000+*}" = "0x0+0x80000 0x0+0x10000"
+# Bounce buffers handed to a layer that takes page references. Last in
+# the scenario: without the fix, mode phys leaves pages that the allocator
+# owns in the mount's pool, and a debug kernel leaves a dead loop worker
+# with the I/O in flight; neither file system is touched after that.
+# XFS with 64 KiB blocks on a loop device whose backing file is on the 9p
+# share: loop -> 9p read_iter/write_iter (cache=none: P9L_DIRECT) -> netfs
+# unbuffered I/O -> trans_virtio zero-copy -> iov_iter_get_pages_alloc2(),
+# which takes a reference on every page of the fallback's bounce buffer.
+P9IMG=$VF_OUT/lb9p.img
+D9=/dev/loop6
+M9=/mnt/lb9p
+MF=/sys/kernel/debug/fail_minorder_folio
+BFB=/sys/kernel/debug/fail_fallback_bounce
+fi_task() { # fi_task DIR PERCENT: the injection point DIR, tasks with make-it-fail only
+	echo Y >$1/task-filter
+	echo 0 >$1/verbose
+	echo 0 >$1/space
+	echo 1 >$1/interval
+	echo -1 >$1/times
+	echo "$2" >$1/probability
+}
+echo 0 >$FI/probability
+rm -f $P9IMG
+mkdir -p $M9
+if [ ! -d $MF ] || [ ! -d $BFB ] || ! truncate -s 1G $P9IMG || ! losetup $D9 $P9IMG ||
+	! mkfs.xfs -q -f -K -b size=65536 $D9 || ! mount -t xfs $D9 $M9; then
+	fail "bounce buffers under 9p: 64 KiB-block XFS on a loop device backed by a file on the 9p share"
+else
+	echo "bounce buffers under 9p: $D9 backed by $(losetup $D9 2>/dev/null); $(grep " /results " /proc/mounts)"
+	# virt: every allocation of order >= 4 of the tool fails (the page cache
+	# folio and the bounce buffer's physical attempt): virtual bounce buffers.
+	fail_folios 100
+	tool "bounce buffers under 9p: a virtual bounce buffer under 9p zero-copy (loop): no page freed by 9p, no kernel report, data intact" \
+		lb-9p-bounce virt $M9/v 4
+	echo 0 >$FI/probability
+	if [ "$rc" != 1 ]; then
+		# phys: the page cache folio fails, every bounce buffer fails: each
+		# fallback takes a block of the mount's pool, physical (allocated at
+		# mount, nothing failing then).
+		fi_task $MF 100
+		fi_task $BFB 100
+		tool "bounce buffers under 9p: a physical bounce buffer (the mount's pool) under 9p zero-copy (loop): no page freed by 9p, no kernel report, data intact" \
+			lb-9p-bounce phys $M9/p 4
+		echo 0 >$MF/probability
+		echo 0 >$BFB/probability
+	fi
+	if [ "$rc" = 1 ]; then
+		echo "bounce buffers under 9p: the defect showed: $M9 and $D9 are left as they are"
+	else
+		umount $M9 && losetup -d $D9 && rm -f $P9IMG ||
+			fail "bounce buffers under 9p: umount of the 9p-backed file system"
+	fi
+fi
 finish
