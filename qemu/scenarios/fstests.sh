@@ -89,12 +89,60 @@ export SOAK_DURATION=$soak
 export RESULT_BASE=/mnt/vf/out/fstests-results
 EOF
 
-# in_root CMD...: CMD in the chroot with a clean environment.
+# in_root CMD...: CMD in the chroot with a clean environment. No udev runs
+# here (the guest kernels have no inotify, which systemd-udevd needs):
+# DM_DISABLE_UDEV=1 makes libdevmapper (dmsetup) make the /dev/mapper
+# nodes itself, and busybox mdev turns each into udev's link to dm-N
+# (fstests finds a dm device's /sys/fs/xfs/dm-N through that link).
+# fstests waits with `udevadm wait` for a device that udev initialized,
+# forever without udev: a udevadm first in PATH only settles (briefly, for
+# mdev) and offers no "wait".
 in_root() {
-	chroot $H /usr/bin/env -i HOME=/root TERM=dumb LANG=C \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	chroot $H /usr/bin/env -i HOME=/root TERM=dumb LANG=C DM_DISABLE_UDEV=1 \
+		PATH=/run/fstests/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOST_OPTIONS=/run/fstests/local.config "$@"
 }
+# The mdev handler (busybox sh, outside the chroot; /dev is the same
+# devtmpfs). On a remove, drop links to that dm-N unless it is already
+# another device's.
+mkdir -p $H/run/fstests/bin
+cat >$H/run/fstests/bin/udevadm <<'EOF2'
+#!/bin/sh
+# (qemu/scenarios/fstests.sh) no udev in this guest
+case "$1" in
+settle) sleep 0.2; exit 0 ;;
+help | --help) echo "  settle   Wait for pending udev events"; exit 0 ;;
+esac
+[ -x /usr/bin/udevadm ] && exec /usr/bin/udevadm "$@"
+exit 0
+EOF2
+chmod +x $H/run/fstests/bin/udevadm
+cat >/etc/vf-dmlink <<'EOF2'
+#!/bin/sh
+n=$MDEV
+case "$ACTION" in
+remove)
+	for l in /dev/mapper/*; do
+		[ "$(readlink "$l")" = "../$n" ] || continue
+		[ "$(cat "/sys/block/$n/dm/name" 2>/dev/null)" = "${l##*/}" ] || rm -f "$l"
+	done ;;
+*)
+	name=$(cat "/sys/block/$n/dm/name" 2>/dev/null)
+	[ -n "$name" ] && ln -sfn "../$n" "/dev/mapper/$name" ;;
+esac
+EOF2
+chmod +x /etc/vf-dmlink
+printf 'dm-[0-9]+ 0:0 660 */etc/vf-dmlink\n.* 0:0 660 !\n' >/etc/mdev.conf
+mdev -d || echo "fstests: WARNING: mdev -d did not start: /dev/mapper holds nodes, not links to dm-N"
+i=0
+in_root dmsetup create vf-dm-probe --table "0 8 error" >"$VF_OUT/dm-probe.log" 2>&1
+while [ ! -L /dev/mapper/vf-dm-probe ] && [ $i -lt 20 ]; do sleep 0.5; i=$((i + 1)); done
+if [ -L /dev/mapper/vf-dm-probe ]; then
+	echo "fstests: /dev/mapper links by mdev: checked"
+else
+	echo "fstests: WARNING: no /dev/mapper link for a probe device (dm-probe.log): tests that look up a dm device's sysfs directory will fail"
+fi
+in_root dmsetup remove vf-dm-probe >>"$VF_OUT/dm-probe.log" 2>&1
 
 [ -b /dev/vda ] && [ -b /dev/vdb ] || setup_fail "no /dev/vda and /dev/vdb (run.sh --disk, twice)"
 in_root mkfs.xfs -q -f -b size=65536 /dev/vda || setup_fail "mkfs.xfs -b size=65536 on TEST_DEV /dev/vda"
