@@ -259,6 +259,8 @@ step "patch checks" "$VF_TOP/configs/check-patches.sh"
 	step "window-scaling report (fixed input)" python3 "$VF_TOP/bench/tests/test_window_scaling_report.py"
 [ -f "$VF_TOP/bench/tests/test_lb_fallback_io_report.py" ] &&
 	step "large-block fallback I/O report (fixed input)" python3 "$VF_TOP/bench/tests/test_lb_fallback_io_report.py"
+[ -f "$VF_TOP/qemu/tests/test_fstests_report.py" ] &&
+	step "fstests report (fixed input)" python3 "$VF_TOP/qemu/tests/test_fstests_report.py"
 [ -f "$VF_TOP/qemu/tests/test_compare_kunit.py" ] &&
 	step "kernel-suite comparison (fixed input)" python3 "$VF_TOP/qemu/tests/test_compare_kunit.py"
 [ "$top" -ge 1 ] && step "stack applies" tree_applies "$top"

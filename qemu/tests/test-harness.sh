@@ -6,7 +6,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/qemu/tests/fixtures
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "${fst:-}"' EXIT
 fails=0
 
 ok() { echo "PASS: harness: $1"; }
@@ -163,15 +163,18 @@ expect_msg "disk $tmp/no.img: no such file" "run.sh names the missing disk"
 expect nonzero "run.sh rejects a --share-ro without TAG=/DIR" "$top/qemu/run.sh" --share-ro hostroot --kernel "$tmp/.config" --name x --scenario smoke
 expect_msg "TAG=/ABSOLUTE/DIR" "run.sh says what --share-ro takes"
 # make test-fstests: a stub checkout that counts as built
-mkdir -p "$tmp/fst/tests/generic" "$tmp/fst/ltp" "$tmp/fst/src"
-for f in check ltp/fsx ltp/fsstress src/feature tests/generic/001; do printf '#!/bin/sh\n' >"$tmp/fst/$f"; chmod +x "$tmp/fst/$f"; done
+# (beside the project: fstests.sh refuses a checkout inside it, or under
+# a directory the guest covers with its own, such as /tmp)
+fst=$(mktemp -d -p "$(dirname "$top")" .vf-fstests-stub.XXXXXX)
+mkdir -p "$fst/tests/generic" "$fst/ltp" "$fst/src"
+for f in check ltp/fsx ltp/fsstress src/feature tests/generic/001; do printf '#!/bin/sh\n' >"$fst/$f"; chmod +x "$fst/$f"; done
 expect nonzero "fstests.sh needs FSTESTS" env FSTESTS= "$top/qemu/fstests.sh"
 expect_msg "give FSTESTS=DIR" "fstests.sh says FSTESTS is missing"
-expect nonzero "fstests.sh rejects a test the checkout does not have" env FSTESTS="$tmp/fst" TESTS="generic/001 generic/999" "$top/qemu/fstests.sh"
+expect nonzero "fstests.sh rejects a test the checkout does not have" env FSTESTS="$fst" TESTS="generic/001 generic/999" "$top/qemu/fstests.sh"
 expect_msg "not tests of .*: generic/999$" "fstests.sh names the unknown test"
-expect nonzero "fstests.sh rejects an unknown setting" env FSTESTS="$tmp/fst" TESTS=generic/001 SETTINGS=4 "$top/qemu/fstests.sh"
+expect nonzero "fstests.sh rejects an unknown setting" env FSTESTS="$fst" TESTS=generic/001 SETTINGS=4 "$top/qemu/fstests.sh"
 expect_msg "unknown setting '4'" "fstests.sh names the unknown setting"
-expect nonzero "fstests.sh stops on a kernel that is not built" env VF_BUILD="$tmp/nobuild" FSTESTS="$tmp/fst" TESTS=generic/001 SETTINGS="plain 3-inject20" "$top/qemu/fstests.sh"
+expect nonzero "fstests.sh stops on a kernel that is not built" env VF_BUILD="$tmp/nobuild" FSTESTS="$fst" TESTS=generic/001 SETTINGS="plain 3-inject20" "$top/qemu/fstests.sh"
 expect_msg "make kernel STAGE=plain VARIANT=default" "fstests.sh names the make kernel command of the missing kernel"
 mkdir -p "$tmp/snap"
 printf 'Node 0, zone   Normal 1 2 3\n' >"$tmp/snap/buddyinfo-x"
