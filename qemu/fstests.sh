@@ -206,6 +206,12 @@ console_cause() {
 		sed 's/^\[[ 0-9.]*\] *//' | tr '\t' ' ' | cut -c1-160
 }
 
+# write_report: results/fstests-lbs.txt from the TSVs (after every boot).
+write_report() {
+	python3 "$VF_TOP/qemu/fstests-report.py" --key "$key" --list "$list" "$out" >"$report.tmp" &&
+		mv "$report.tmp" "$report" && echo "    report: $report"
+}
+
 for setting in $settings; do
 	tsv=$out/$setting.tsv
 	[ -f "$tsv" ] || printf '# key\ttest\tstatus\treason\tseconds\n' >"$tsv"
@@ -273,8 +279,8 @@ for setting in $settings; do
 			empty=0
 		fi
 		rm -f "$bdir"/*.img
+		write_report >/dev/null
 	done
-	python3 "$VF_TOP/qemu/fstests-report.py" --key "$key" --list "$list" "$out" >"$report.tmp" &&
-		mv "$report.tmp" "$report" && echo "    report: $report"
+	write_report
 done
 say "fstests: done ($settings)"
