@@ -67,9 +67,6 @@ done
 [ -x "$fst/check" ] && [ -d "$fst/tests" ] || die "fstests: $fst is not an fstests checkout (no check script, no tests/)"
 fst=$(cd "$fst" && pwd -P)
 case "$fst" in *[!A-Za-z0-9/._+-]*) die "fstests: the path $fst has characters the guest's command line cannot carry: use a plain path" ;; esac
-case "$fst/" in /tmp/* | /var/tmp/* | /run/* | /mnt/* | /home/* | /root/* | /dev/* | /proc/* | /sys/*)
-	die "fstests: $fst is under a directory the guest covers with its own (tmpfs, /dev, /proc, /sys: /tmp /var/tmp /run /mnt /home /root): put the checkout elsewhere, e.g. /work/fstests-work" ;;
-esac
 case "$fst/" in "$VF_TOP"/*) die "fstests: $fst is inside the project; keep fstests' code and binaries outside it (e.g. /work/fstests-work)" ;; esac
 # Built: the programs are there, and every tests/DIR has a group list no
 # older than its tests (check runs no test that its group list lacks).
@@ -148,6 +145,10 @@ for s in $settings; do
 	kfile[$s]=$k kappend[$s]=$app
 done
 
+# The guest sees the checkout at its host path, unless its own mounts hide it.
+case "$fst/" in /tmp/* | /var/tmp/* | /run/* | /mnt/* | /home/* | /root/* | /dev/* | /proc/* | /sys/*)
+	die "fstests: $fst is under a directory the guest covers with its own (tmpfs, /dev, /proc, /sys: /tmp /var/tmp /run /mnt /home /root): put the checkout elsewhere, e.g. /work/fstests-work" ;;
+esac
 mkdir -p "$out" "$VF_BUILD/fstests"
 say "fstests: ${#tests[@]} tests x settings '$settings', key $key, $fst, limit ${tmo}s per test, SOAK_DURATION=$soak, TCG guests $mem / $cpus CPUs"
 

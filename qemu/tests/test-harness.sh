@@ -176,6 +176,12 @@ expect nonzero "fstests.sh rejects an unknown setting" env FSTESTS="$fst" TESTS=
 expect_msg "unknown setting '4'" "fstests.sh names the unknown setting"
 expect nonzero "fstests.sh stops on a kernel that is not built" env VF_BUILD="$tmp/nobuild" FSTESTS="$fst" TESTS=generic/001 SETTINGS="plain 3-inject20" "$top/qemu/fstests.sh"
 expect_msg "make kernel STAGE=plain VARIANT=default" "fstests.sh names the make kernel command of the missing kernel"
+# an unbuilt checkout is built with its own make; a failed build says what is missing
+mkdir -p "$tmp/fst2/tests/generic"
+for f in check tests/generic/001; do printf '#!/bin/sh\n' >"$tmp/fst2/$f"; chmod +x "$tmp/fst2/$f"; done
+printf 'default:\n\t@echo "FATAL ERROR: could not find a valid UUID library."; exit 1\n' >"$tmp/fst2/Makefile"
+expect nonzero "fstests.sh stops when the checkout's build fails" env VF_BUILD="$tmp/nobuild" FSTESTS="$tmp/fst2" TESTS=generic/001 "$top/qemu/fstests.sh"
+expect_msg "FATAL ERROR: could not find a valid UUID library" "fstests.sh shows what the failed build reported missing"
 mkdir -p "$tmp/snap"
 printf 'Node 0, zone   Normal 1 2 3\n' >"$tmp/snap/buddyinfo-x"
 printf 'nr_free_pages 10\n' >"$tmp/snap/vmstat-x"
