@@ -53,9 +53,10 @@ expect() { # expect NAME COMMAND...
 		fail "$name"
 	fi
 }
-force() { # force 1|0: every allocation of order >= 4 fails, or none
+force() { # force 1|0 [task]: every allocation of order >= 4 fails (of the tasks with make-it-fail only, with "task"), or none
+	echo 0 >$FP/probability
 	echo 0 >$FP/verbose
-	echo N >$FP/task-filter
+	if [ "${2:-}" = task ]; then echo Y >$FP/task-filter; else echo N >$FP/task-filter; fi
 	echo 4 >$FP/min-order
 	echo 0 >$FP/space
 	echo 1 >$FP/interval
@@ -109,16 +110,7 @@ for bs in $bss; do
 		echo "lb_reserve with ZONE_MOVABLE ($mov pages present): $(cat $RES)" | tee -a "$OUTF"
 		xfs_io -f -c "pwrite -q -b 1m 0 4m" $MNT/rf && sync && echo 1 >/proc/sys/vm/drop_caches
 		# the tool's faults fail in the allocator, nothing else does
-		echo 0 >$FP/probability
-		echo Y >$FP/task-filter
-		echo 0 >$FP/verbose
-		echo 4 >$FP/min-order
-		echo 0 >$FP/space
-		echo 1 >$FP/interval
-		echo -1 >$FP/times
-		echo N >$FP/ignore-gfp-wait
-		echo N >$FP/ignore-gfp-highmem
-		echo 100 >$FP/probability
+		force 1 task
 		c_snap
 		out=$(timeout -s KILL 90 lb-reserve-fill $MNT/rf 32)
 		rc=$?
