@@ -54,14 +54,6 @@ static void on_sigbus(int sig)
 	siglongjmp(env, 1);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* The reserve's pages now, over all nodes; -1 when it is off or absent. */
 static long reserve_pages(void)
 {

@@ -49,14 +49,6 @@ static unsigned char pat(long long pos)
 	return (unsigned char)(pos / 4096 * 29 + pos % 251 + 7);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int main(int argc, char **argv)
 {
 	int secs = argc > 2 ? atoi(argv[2]) : 20, status = 0, fd, i, done = 0;

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lb-util.h"
+
 #ifndef MLOCK_ONFAULT
 #define MLOCK_ONFAULT 1
 #endif
@@ -36,14 +38,6 @@ static sigjmp_buf env;
 static void on_sigbus(int sig)
 {
 	siglongjmp(env, 1);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
+
+/* now_ms(): CLOCK_MONOTONIC in milliseconds. */
+static inline double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 /*
  * set_fail(ON): set this thread's make-it-fail, so that fail_page_alloc
