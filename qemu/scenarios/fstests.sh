@@ -49,6 +49,11 @@ mount -t sysfs sysfs $H/sys
 mount -t debugfs debugfs $H/sys/kernel/debug
 mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
 mount -t devtmpfs devtmpfs $H/dev
+# What udev would add: bash's <(...) needs /dev/fd (fstests' helpers use it).
+[ -e $H/dev/fd ] || ln -s /proc/self/fd $H/dev/fd
+for i in 0:stdin 1:stdout 2:stderr; do
+	[ -e $H/dev/${i#*:} ] || ln -s /proc/self/fd/${i%%:*} $H/dev/${i#*:}
+done
 mkdir -p $H/dev/shm $H/dev/pts
 mount -t tmpfs tmpfs $H/dev/shm
 mount -t devpts devpts $H/dev/pts 2>/dev/null
