@@ -4,6 +4,14 @@
 #   run.sh --kernel BZIMAGE --name NAME --scenario S [--mem 2G] [--cpus 2]
 #          [--timeout SEC] [--accel auto|tcg|kvm] [--append ARGS] [--in FILE]...
 #          [--no-splat-check] [--disk FILE]... [--share-ro TAG=DIR]...
+#          [--icount]
+#
+# --icount (or ICOUNT=1 in the environment): TCG with QEMU's instruction
+# counter as the guest's clock (-icount shift=0,sleep=off, one TCG thread
+# for all vCPUs): every in-guest time (ktime, TSC) is then a count of
+# executed guest instructions (1 ns each), not host time, so figures do
+# not move with the host's load. It models no caches or TLBs. The
+# accelerator is recorded as "tcg-icount" (build/runs/NAME/accel).
 #
 # Files given with --in appear in the guest under /results/in. Each
 # --disk FILE is a raw virtio disk (cache=unsafe), /dev/vda, /dev/vdb, ...
@@ -17,6 +25,7 @@ set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 
 kernel= name= scenario= mem=2G cpus=2 timeout=900 accel=${ACCEL:-auto} append= ins=() extra=()
+icount=${ICOUNT:-0}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -29,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--in) ins+=("$2"); shift 2 ;;
 	--no-splat-check) splat_check=no; shift ;;
+	--icount) icount=1; shift ;;
 	--disk) [ -f "$2" ] || die "run.sh: --disk $2: no such file"
 		extra+=(-drive "file=$2,format=raw,if=virtio,cache=unsafe"); shift 2 ;;
 	--share-ro) case "$2" in [a-z]*=/*) ;; *) die "run.sh: --share-ro '$2': TAG=/ABSOLUTE/DIR" ;; esac
@@ -42,6 +52,11 @@ done
 [ -f "$VF_TOP/qemu/scenarios/$scenario.sh" ] ||
 	die "unknown scenario '$scenario': have $(cd "$VF_TOP/qemu/scenarios" && ls -- *.sh | sed 's/\.sh$//' | tr '\n' ' ')"
 case "$accel" in auto | tcg | kvm) ;; *) die "unknown accel '$accel': use auto, tcg or kvm" ;; esac
+case "$icount" in 0 | 1) ;; *) die "ICOUNT=$icount: use 1 (instruction-count clock, TCG) or 0" ;; esac
+if [ "$icount" = 1 ]; then
+	[ "$accel" = kvm ] && die "ICOUNT=1 needs TCG: QEMU counts instructions only when it emulates them (use ACCEL=tcg or auto)"
+	accel=tcg
+fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
 "$VF_TOP/qemu/mkinitramfs.sh" >/dev/null
 initrd=$VF_BUILD/initramfs.cpio.gz
@@ -53,7 +68,14 @@ boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
 	mkdir -p "$run/scenarios" "$run/in" "$run/out"
 	cp "$VF_TOP"/qemu/scenarios/*.sh "$VF_TOP"/qemu/scenarios/*.lib "$run/scenarios/" 2>/dev/null || true
 	for f in "${ins[@]}"; do cp -a "$f" "$run/in/"; done
-	if [ "$acc" = kvm ]; then accopt="-accel kvm -cpu host"; else accopt="-accel tcg,thread=multi -cpu max"; fi
+	if [ "$acc" = kvm ]; then
+		accopt="-accel kvm -cpu host"
+	elif [ "$icount" = 1 ] && [ "$sc" != probe ]; then
+		accopt="-accel tcg,thread=single -icount shift=0,sleep=off -cpu max"
+		acc=tcg-icount
+	else
+		accopt="-accel tcg,thread=multi -cpu max"
+	fi
 	echo "$acc" >"$run/accel"
 	boot_rc=0
 	# initramfs_async=0: the initramfs is unpacked before the built-in

@@ -14,7 +14,8 @@
 #  3. pwrite past a cold EOF block, truncate inside a cold block and
 #     extend, fpunch and fzero inside cold blocks, sendfile and cp of a
 #     cold file: each succeeds (no ENOMEM) and the file is byte for byte
-#     what the same commands give on tmpfs;
+#     what the same commands give on tmpfs; FIDEDUPERANGE of two cold
+#     files with the same bytes links them;
 #  4. (64 KiB) the reserve spent by design: a mapping locked on fault
 #     (mlock2 MLOCK_ONFAULT) larger than the reserve is read block by
 #     block: the first fault the reserve cannot serve ends with SIGBUS
@@ -23,7 +24,10 @@
 #     refill the reserve (the allocator still fails everything);
 #  5. (full mode) no forced failure but unmovable fragmentation (vffrag)
 #     with its OOM rescue off for the workload ("strict tree on"): fio mmap
-#     verify and a program run, on 16, 32 and 64 KiB blocks.
+#     verify and a program run, on 16, 32 and 64 KiB blocks;
+#  6. no forced failure, a memory cgroup at its limit: faults of a reader
+#     that locks its mapping get the cgroup's OOM killer on 64 KiB blocks
+#     as on a 4 KiB-block control (lb-memcg-fault).
 # The hung-task detector is armed (30 s) and must stay silent, and the
 # kernel must not print "Retrying PF". On a kernel without the reserve
 # (plain 6.12) the same steps run under time limits and what they do is
@@ -132,6 +136,8 @@ for bs in $bss; do
 			xfs_io -f -c "pwrite -q -S 0x11 0 100000" -c "pwrite -q -S 0x33 131072 100000" $x
 		done
 	done
+	# two files with the same bytes, for FIDEDUPERANGE on cold blocks
+	for x in d1 d2; do xfs_io -f -c "pwrite -q -S 0x44 0 262144" $MNT/$x; done
 	[ "$bs" = 65536 ] && xfs_io -f -c "pwrite -q -b 1m 0 $((size / 2 + 4194304))" $MNT/locked
 	umount $MNT
 	force 1
@@ -223,9 +229,23 @@ for bs in $bss; do
 	echo "bs=$bs item-3 paths: $bad of 6 wrong $cs" | tee -a "$OUTF"
 	expect "bs=$bs: EOF zeroing, truncate, fpunch, fzero, sendfile, cp on cold blocks: no error, same bytes as tmpfs" test $bad = 0
 
+	# ---- 3b. FIDEDUPERANGE of two cold files (remap_range.c reads both
+	# blocks into the page cache, read_mapping_folio(): no way around them)
+	echo 3 >/proc/sys/vm/drop_caches
+	c_snap
+	t0=$(date +%s)
+	out=$(timeout -s KILL 120 xfs_io -c "dedupe $MNT/d2 0 0 262144" $MNT/d1 2>&1)
+	rc=$?
+	t=$(( $(date +%s) - t0 ))
+	c_show
+	same=$(xfs_io -f -c "pwrite -q -S 0x44 0 262144" /tmp/ref/d 2>/dev/null; cmp -s $MNT/d1 /tmp/ref/d && cmp -s $MNT/d2 /tmp/ref/d && echo same || echo changed)
+	echo "bs=$bs dedupe rc=$rc secs=$t $(echo "$out" | head -1) $same $cs" | tee -a "$OUTF"
+	expect "bs=$bs: FIDEDUPERANGE of 256 KiB of two cold files links them, bytes unchanged" \
+		sh -c "[ $rc = 0 ] && [ $same = same ] && echo \"\$1\" | grep -q 'deduped 262144/262144'" - "$out"
+
 	# ---- 4. the reserve spent by design: SIGBUS in bounded time
 	if [ "$bs" = 65536 ] && [ -f $RES ]; then
-		rm -f $MNT/fio $MNT/p-* $MNT/busybox
+		rm -f $MNT/fio $MNT/p-* $MNT/busybox $MNT/d1 $MNT/d2
 		sync
 		echo 3 >/proc/sys/vm/drop_caches
 		c_snap
@@ -323,10 +343,47 @@ if [ "$mode" = full ] && [ -f "$VF_IN/vffrag.ko" ]; then
 		fail "insmod vffrag.ko"
 	fi
 fi
+# ---- 6. page faults at a memory cgroup's limit (no forced failure): a
+# reader locks its mapping on fault while a hog (oom_score_adj 1000) holds
+# the rest of the cgroup in anonymous memory, no swap. The charge of a
+# fault must get the cgroup's OOM killer (which kills the hog) on the
+# 64 KiB-block XFS as on the 4 KiB-block control, not a retried fault
+# ("Retrying PF") until the time limit.
+force 0
+CG=/sys/fs/cgroup
+[ -f $CG/cgroup.controllers ] || mount -t cgroup2 none $CG
+echo +memory >$CG/cgroup.subtree_control
+ooms_pre=$(dmesg | grep -c 'invoked oom-killer' || true)
+for bs in 4096 65536; do
+	if ! mkfs.xfs -q -f -b size=$bs $DEV || ! mount -t xfs $DEV $MNT; then
+		fail "memcg: mkfs.xfs -b size=$bs and mount"
+		continue
+	fi
+	xfs_io -f -c "pwrite -q -b 1m -S 0x5a 0 8m" $MNT/m
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	mkdir -p $CG/lbm
+	c_snap
+	# the cgroup's OOM kill prints its report with a call trace
+	echo "VF-EXPECT-SPLAT-BEGIN memcg OOM kill at the cgroup's limit, bs=$bs" >/dev/kmsg
+	out=$(timeout -s KILL 120 lb-memcg-fault $CG/lbm $MNT/m 32 20)
+	rc=$?
+	echo "VF-EXPECT-SPLAT-END memcg OOM kill, bs=$bs" >/dev/kmsg
+	c_show
+	echo "bs=$bs memcg-fault rc=$rc $out $cs" | tee -a "$OUTF"
+	what="bs=$bs: faults at the cgroup's limit get its OOM killer (the hog killed, the file read whole, correct)"
+	ok() { test $rc = 0 && case "$out" in *"hog=killed"*) true ;; *) false ;; esac &&
+		test "$(echo "$out" | sed -n 's/.*oom_kill=\([0-9]*\).*/\1/p')" -ge 1; }
+	if [ $bs = 4096 ]; then check "$what (control)" ok; else expect "$what" ok; fi
+	rmdir $CG/lbm 2>/dev/null || true
+	umount $MNT || fail "memcg: umount, bs=$bs"
+done
+ooms_memcg=$(( $(dmesg | grep -c 'invoked oom-killer' || true) - ooms_pre ))
+
 losetup -d $DEV
 
-ooms=$(dmesg | grep -c 'invoked oom-killer' || true)
-echo "kernel: OOM killer invocations $ooms" | tee -a "$OUTF"
+ooms=$(( $(dmesg | grep -c 'invoked oom-killer' || true) - ooms_memcg ))
+echo "kernel: OOM killer invocations $ooms (besides $ooms_memcg of the cgroup test)" | tee -a "$OUTF"
 expect "no OOM kill" test "$ooms" = 0
 hung=$(dmesg | grep -c 'blocked for more than' || true)
 retry=$(dmesg | grep -c 'Retrying PF' || true)
