@@ -8,7 +8,7 @@ ACCEL   ?= auto
 MEM     ?= 2G
 CPUS    ?= 2
 
-.PHONY: help deps tree kernel initramfs boot test test-debug test-kernel-suites test-stress test-lbfault test-fstests test-harness check-patches \
+.PHONY: help deps tree kernel initramfs boot shell run test test-debug test-kernel-suites test-stress test-lbfault test-fstests test-harness check-patches \
 	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath bench-test-vmalloc bench-workloads bench-perf bench-goals bench-window-scaling bench-lb-fallback-io clean distclean
 
 help:
@@ -27,6 +27,8 @@ help:
 	@echo "make tree STAGE=plain|1|2|3            unpack / patch a kernel tree"
 	@echo "make kernel STAGE=.. VARIANT=default|always|debug   build a kernel"
 	@echo "make boot STAGE=.. VARIANT=.. SCENARIO=.. [ACCEL=auto|tcg|kvm MEM=2G CPUS=2]"
+	@echo "make shell K=3-always     a shell on a guest console (K: plain, 1, 2, 3, 3-always, 3-debug; built kernels only)"
+	@echo "make run K=3 CMD='...'    one command in a guest: its output; make fails when the command does"
 	@echo "make test-debug           KASAN/lockdep/DEBUG_VM/kmemleak variant + KUnit"
 	@echo "make test-kernel-suites   slub/kfence/usercopy/KASAN KUnit: pristine vs top stage (always)"
 	@echo "make test-stress          large-block stress: mixed I/O, crash, punch, stress-ng at 10/30 % injection"
@@ -52,6 +54,25 @@ boot: kernel initramfs
 	@qemu/run.sh --kernel build/kernels/bzImage-$(STAGE)-$(VARIANT) \
 		--name boot-$(STAGE)-$(VARIANT)-$(SCENARIO) --scenario $(SCENARIO) \
 		--accel $(ACCEL) --mem $(MEM) --cpus $(CPUS) $(if $(APPEND),--append "$(APPEND)")
+
+# K names a built kernel: plain, 3 (= 3-default), 3-always, 3-debug, ...
+K ?= 3
+kpath = build/kernels/bzImage-$(if $(findstring -,$(K)),$(K),$(K)-default)
+
+shell: deps
+	@test -f $(kpath) || { echo "no $(kpath): build it with make kernel STAGE=... VARIANT=..."; exit 1; }
+	@qemu/run.sh --kernel $(kpath) --name shell-$(K) --scenario shell --interactive \
+		--accel $(ACCEL) --mem $(MEM) --cpus $(CPUS) $(if $(APPEND),--append "$(APPEND)")
+
+run: deps
+	@test -f $(kpath) || { echo "no $(kpath): build it with make kernel STAGE=... VARIANT=..."; exit 1; }
+	@test -n "$$CMD" || { echo "make run: give the command, e.g. make run K=3 CMD='cat /proc/vmstat'"; exit 2; }
+	@mkdir -p build/run-cmd && printf '%s\n' "$$CMD" >build/run-cmd/cmd.sh
+	@rc=0; qemu/run.sh --kernel $(kpath) --name run-$(K) --scenario shell --in build/run-cmd/cmd.sh \
+		--timeout $${TIMEOUT:-600} --accel $(ACCEL) --mem $(MEM) --cpus $(CPUS) \
+		$(if $(APPEND),--append "$(APPEND)") >build/run-cmd/boot.log 2>&1 || rc=$$?; \
+	sed '/^vf-run: exit status/d' build/runs/run-$(K)/out/scenario.log 2>/dev/null; \
+	[ $$rc = 0 ] || { tail -3 build/run-cmd/boot.log; exit 1; }
 
 test: deps
 	@qemu/test.sh full

@@ -4,7 +4,10 @@
 #   run.sh --kernel BZIMAGE --name NAME --scenario S [--mem 2G] [--cpus 2]
 #          [--timeout SEC] [--accel auto|tcg|kvm] [--append ARGS] [--in FILE]...
 #          [--no-splat-check] [--disk FILE]... [--share-ro TAG=DIR]...
-#          [--icount]
+#          [--icount] [--interactive]
+#
+# --interactive: the guest's console on this terminal (and still logged),
+# for scenarios that read from it (make shell); Ctrl-A X stops QEMU.
 #
 # --icount (or ICOUNT=1 in the environment): TCG with QEMU's instruction
 # counter as the guest's clock (-icount shift=0,sleep=off, one TCG thread
@@ -25,7 +28,7 @@ set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 
 kernel= name= scenario= mem=2G cpus=2 timeout=900 accel=${ACCEL:-auto} append= ins=() extra=()
-icount=${ICOUNT:-0}
+icount=${ICOUNT:-0} interactive=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--in) ins+=("$2"); shift 2 ;;
 	--no-splat-check) splat_check=no; shift ;;
 	--icount) icount=1; shift ;;
+	--interactive) interactive=1; shift ;;
 	--disk) [ -f "$2" ] || die "run.sh: --disk $2: no such file"
 		extra+=(-drive "file=$2,format=raw,if=virtio,cache=unsafe"); shift 2 ;;
 	--share-ro) case "$2" in [a-z]*=/*) ;; *) die "run.sh: --share-ro '$2': TAG=/ABSOLUTE/DIR" ;; esac
@@ -83,6 +87,17 @@ boot() { # boot ACCEL SCENARIO RUNDIR LOG TIMEOUT
 	# it starved their threads (a 5 s wait of slab_typesafe_by_rcu timed
 	# out) and made the rootfs dentries while a case had mode "always"
 	# set, leaving a virtual dentry slab for the whole boot.
+	if [ "$interactive" = 1 ]; then
+		# shellcheck disable=SC2086
+		qemu-system-x86_64 $accopt -machine q35 -m "$mem" -smp "$cpus" \
+			-kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 loglevel=4 initramfs_async=0 vf.scenario=$sc $append" \
+			-display none -no-reboot \
+			-chardev "stdio,id=con,mux=on,signal=off,logfile=$log" -serial chardev:con -mon chardev=con,mode=readline \
+			-virtfs "local,path=$run,mount_tag=results,security_model=none" ${extra[@]+"${extra[@]}"} ||
+			boot_rc=$?
+		return
+	fi
 	# shellcheck disable=SC2086
 	# Its own process group: INT/TERM to this script stop QEMU too.
 	vf_group_start timeout -k 10 "$tmo" qemu-system-x86_64 $accopt -machine q35 -m "$mem" -smp "$cpus" \
@@ -128,6 +143,8 @@ if [ "$boot_rc" = 124 ] || [ "$boot_rc" = 137 ]; then
 elif ! grep -q 'vf-init: userspace reached' "$log"; then
 	fail="guest never reached userspace (qemu status $boot_rc); see $log and $run/qemu.out"
 	tail -15 "$log" | sed 's/^/    | /'
+elif [ ! -f "$run/exit-status" ] && [ "$interactive" = 1 ]; then
+	echo "    the guest was powered off from its console (no exit status)"
 elif [ ! -f "$run/exit-status" ]; then
 	fail="scenario $scenario did not finish (no exit status: guest crashed?)"
 	tail -15 "$log" | sed 's/^/    | /'
