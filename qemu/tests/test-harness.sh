@@ -162,6 +162,14 @@ expect nonzero "run.sh rejects a --disk that does not exist" "$top/qemu/run.sh" 
 expect_msg "disk $tmp/no.img: no such file" "run.sh names the missing disk"
 expect nonzero "run.sh rejects a --share-ro without TAG=/DIR" "$top/qemu/run.sh" --share-ro hostroot --kernel "$tmp/.config" --name x --scenario smoke
 expect_msg "TAG=/ABSOLUTE/DIR" "run.sh says what --share-ro takes"
+expect nonzero "run.sh rejects ICOUNT=1 with KVM" env ICOUNT=1 "$top/qemu/run.sh" --accel kvm --kernel "$tmp/.config" --name x --scenario smoke
+expect_msg "ICOUNT=1 needs TCG" "run.sh says the instruction-count clock needs TCG"
+expect nonzero "run.sh rejects an ICOUNT other than 0 or 1" env ICOUNT=yes "$top/qemu/run.sh" --kernel "$tmp/.config" --name x --scenario smoke
+expect_msg "ICOUNT=yes: use 1" "run.sh says what ICOUNT takes"
+expect nonzero "make run without CMD fails" env -u CMD make -s -C "$top" run K=plain-nosuch
+expect_msg "no build/kernels/bzImage-plain-nosuch" "make run names the kernel that is not built"
+expect nonzero "bench-test-vmalloc rejects a bad AA" env AA=2 "$top/bench/test-vmalloc.sh"
+expect_msg "AA=2: use 1" "bench-test-vmalloc says what AA takes"
 # make test-fstests: a stub checkout that counts as built
 # (beside the project: fstests.sh refuses a checkout inside it, or under
 # a directory the guest covers with its own, such as /tmp)
