@@ -25,9 +25,17 @@
 # boots of each boot's ratios, min-max, PASS/FAIL against the goals, and
 # the noise floor). A failed boot is recorded and the run goes on; exit 1
 # then.
-# Environment: MEM (2G), CPUS (2), ACCEL (auto), REPEAT (5 boots per
-# kernel), ITERS (20000), ORDERS (1,...,10), FRAG (1), FRAG_ORDERS,
-# FRAG_ROUNDS, FRAG_ITERS, MAX_LOAD, BEFORE, RESULTS (results/).
+# PAIRS="A:B,C:D" measures other pairs of vfbench methods (b/a ratios,
+# the A/A floor from a pair of a method with itself; no goal verdicts),
+# FRAG_PAIRS=1 measures them under fragmentation too (instead of the
+# modes), and OUT names the files (results/OUT{.csv,-frag.csv,.md});
+# e.g. the fallback against kvmalloc:
+#   PAIRS=vfallback:vfallback,vfallback:kvmalloc,vfallback:kvmalloc_2025 \
+#   FRAG_PAIRS=1 OUT=worth-kvmalloc ICOUNT=1 bench/fastpath.sh
+# Environment: MEM (2G), CPUS (2), ACCEL (auto), ICOUNT, REPEAT (5 boots
+# per kernel), ITERS (20000), ORDERS (1,...,10), FRAG (1), FRAG_ORDERS,
+# FRAG_ROUNDS, FRAG_ITERS, PAIRS, FRAG_PAIRS (0), OUT (fastpath),
+# MAX_LOAD, BEFORE, RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 vf_bench_env bench/fastpath.sh
@@ -57,6 +65,13 @@ repeat=${REPEAT-5} iters=${ITERS-20000} orders=${ORDERS:-1,2,3,4,5,6,7,8,9,10}
 frag=${FRAG:-1} frag_orders=${FRAG_ORDERS:-1,2,3} frag_rounds=${FRAG_ROUNDS-5} frag_iters=${FRAG_ITERS-2000}
 vf_counts REPEAT="$repeat" ITERS="$iters" FRAG_ROUNDS="$frag_rounds" FRAG_ITERS="$frag_iters"
 case "$frag" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG='$frag': 1 (measure under fragmentation too) or 0" ;; esac
+pairs=${PAIRS:-plain:plain,plain:vfallback,plain_noreclaim:vfallback} frag_pairs=${FRAG_PAIRS:-0} out=${OUT:-fastpath}
+case "$pairs" in *[!a-z0-9_:,]* | '' | *,) die "bench/fastpath.sh: PAIRS='$pairs': comma-separated METHOD:METHOD pairs of vfbench's methods" ;; esac
+for pp in ${pairs//,/ }; do
+	case "$pp" in [a-z]*:[a-z]*) ;; *) die "bench/fastpath.sh: PAIRS: '$pp' is not METHOD:METHOD" ;; esac
+done
+case "$frag_pairs" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG_PAIRS='$frag_pairs': 1 (the pairs under fragmentation) or 0" ;; esac
+case "$out" in *[!a-z0-9-]* | '') die "bench/fastpath.sh: OUT='$out': a name of letters, digits and dashes" ;; esac
 for list in "$orders" "$frag_orders"; do
 	case "$list" in '' | *[!0-9,]*) die "bench/fastpath.sh: ORDERS='$orders' FRAG_ORDERS='$frag_orders': comma-separated orders 1..10 (ORDERS=1,3,9)" ;; esac
 	for o in ${list//,/ }; do
@@ -80,9 +95,9 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 
 
-csv=$root/fastpath.csv
+csv=$root/$out.csv
 echo "kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,b_p50,b_p90,b_p99,b_physical,b_virtual,clock" >"$csv"
-fcsv=$root/fastpath-frag.csv
+fcsv=$root/$out-frag.csv
 echo "kernel,boot,accel,order,round,mode,skips,attempts,successes,p50,p99,physical,virtual,oom_attempts,clock" >"$fcsv"
 failed=0 nk=${#kernels[@]}
 vf_timer_start
@@ -94,7 +109,7 @@ for i in $(seq "$repeat"); do
 		name=fastpath-$label-$i
 		say "round $i/$repeat, kernel $label: orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
 		if vf_bench_boot "$root" "$name" "$kern" fastpath 1800 \
-			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters kunit.enable=0" \
+			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters vf.pairs=$pairs vf.frag_pairs=$frag_pairs kunit.enable=0" \
 			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko"; then
 			say "host load at boot: $VF_LOAD"
 			python3 "$VF_TOP/bench/fastpath-report.py" --collect "$VF_BUILD/runs/$name/out/fastpath.txt" \
@@ -106,7 +121,7 @@ for i in $(seq "$repeat"); do
 	done
 done
 vf_timer_end "fastpath"
-python3 "$VF_TOP/bench/fastpath-report.py" "$csv" "$fcsv" >"$root/fastpath.md"
-cp "$csv" "$fcsv" "$root/fastpath.md" "$results/"
-cat "$results/fastpath.md"
+python3 "$VF_TOP/bench/fastpath-report.py" "$csv" "$fcsv" >"$root/$out.md"
+cp "$csv" "$fcsv" "$root/$out.md" "$results/"
+cat "$results/$out.md"
 [ "$failed" = 0 ] || die "$failed boot(s) failed: see $root/*.log"

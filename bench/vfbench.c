@@ -246,6 +246,25 @@ static void vfb_free_kvmalloc(struct vfb_buf *b, unsigned int order)
 	kvfree(b->addr);
 }
 
+/*
+ * kvmalloc() as mainline has had it since 2025: the kmalloc attempt of a
+ * request larger than a page makes no direct reclaim or compaction
+ * (kswapd and kcompactd are still woken) before the vmalloc fallback;
+ * 6.12's makes one light pass (__GFP_NORETRY). Written out here so that
+ * a 6.12 kernel can measure it.
+ */
+static bool vfb_alloc_kvmalloc_2025(struct vfb_buf *b, unsigned int order)
+{
+	size_t size = PAGE_SIZE << order;
+
+	b->addr = kmalloc(size, (GFP_KERNEL & ~__GFP_DIRECT_RECLAIM) |
+			  __GFP_NOWARN);
+	if (!b->addr)
+		b->addr = vmalloc(size);
+	b->virtual = is_vmalloc_addr(b->addr);
+	return b->addr;
+}
+
 static const struct vfb_method vfb_methods[] = {
 	{ "plain_noretry", vfb_alloc_plain_noretry, vfb_free_pages,
 	  vfb_resolve_pages, false },
@@ -260,6 +279,8 @@ static const struct vfb_method vfb_methods[] = {
 #endif
 	{ "vmalloc", vfb_alloc_vmalloc, vfb_free_vmalloc, NULL, false },
 	{ "kvmalloc", vfb_alloc_kvmalloc, vfb_free_kvmalloc, NULL, true },
+	{ "kvmalloc_2025", vfb_alloc_kvmalloc_2025, vfb_free_kvmalloc, NULL,
+	  true },
 };
 
 /* An allocation outside the timed parts: alloc() and its address. */
@@ -1191,7 +1212,7 @@ static int __init vfb_init(void)
 	debugfs_create_file("pair", 0600, vfb_dir, NULL, &vfb_pair_fops);
 	debugfs_create_file("par", 0600, vfb_dir, NULL, &vfb_par_fops);
 	pr_info("loaded; methods: %s%s\n",
-		"plain_noretry plain plain_mayfail plain_noreclaim vmalloc kvmalloc",
+		"plain_noretry plain plain_mayfail plain_noreclaim vmalloc kvmalloc kvmalloc_2025",
 #ifdef GFP_VFALLBACK
 		" vfallback"
 #else

@@ -128,6 +128,36 @@ with tempfile.TemporaryDirectory() as tmp:
         print("pair a=plain b=vfallback order=3", file=f)
     out = subprocess.run([sys.executable, REPORT, "--collect", txt, "x", "y", c2, f2], capture_output=True, text=True)
     check("collect: a truncated line is an error that names it", out.returncode != 0 and "lacks" in out.stderr)
+    # Other pairs (PAIRS=...): their own sections, the method against
+    # itself first as the floor, b's physical share and failures, no goal
+    # verdict; "pairfrag" lines under a "-fragmented" kernel label.
+    gen = os.path.join(tmp, "gen.csv")
+    with open(gen, "w") as f:
+        print(HEADER, file=f)
+        for i in (1, 2, 3):
+            print(f"current,{i},0.10,tcg-icount,3,vfallback,kvmalloc_2025,100,0,1000,1000,2000,100,1,"
+                  f"{1500 + 100 * i},1600,3000,60,39,tsc", file=f)
+            print(f"current,{i},0.10,tcg-icount,3,vfallback,vfallback,100,0,1000,1000,2000,100,0,"
+                  f"{980 + 10 * i},1000,2000,100,0,tsc", file=f)
+    out = subprocess.run([sys.executable, REPORT, gen], capture_output=True, text=True)
+    md = out.stdout
+    check("other pairs: exit 0, the A/A pair listed before the comparison",
+          out.returncode == 0 and 0 <= md.find("A/A: vfallback vs vfallback") < md.find("vfallback vs kvmalloc_2025"))
+    r = row_of(md, 3, "vfallback vs kvmalloc_2025")
+    check("other pairs: ratio 1.700 (1.600-1.800), b physical/virtual 180 / 117, failures 0 / 3, no verdict",
+          "1.700 (1.600-1.800)" in r and "| 180 / 117 |" in r and "| 0 / 3 |" in r and "PASS" not in r and "FAIL" not in r)
+    r = row_of(md, 3, "A/A: vfallback vs vfallback")
+    check("other pairs: the A/A row 1.000 (0.990-1.010)", "1.000 (0.990-1.010)" in r)
+    with open(txt, "w") as f:
+        print("pairfrag a=vfallback b=kvmalloc order=2 iters=10 a_n=10 a_fail=0 a_p50_ns=900 a_p90_ns=950 "
+              "a_p99_ns=990 b_n=10 b_fail=0 b_p50_ns=1000 b_p90_ns=1050 b_p99_ns=1100 b_physical=0 "
+              "b_virtual=10 clock=tsc", file=f)
+    c3, f3 = os.path.join(tmp, "c3.csv"), os.path.join(tmp, "f3.csv")
+    out = subprocess.run([sys.executable, REPORT, "--collect", txt, "current,2,0.1,tcg", "current,2,tcg", c3, f3],
+                         capture_output=True, text=True)
+    check("collect: a pairfrag row goes to the pair CSV as kernel current-fragmented",
+          out.returncode == 0 and open(c3).read().strip() ==
+          "current-fragmented,2,0.1,tcg,2,vfallback,kvmalloc,10,0,900,950,990,10,0,1000,1050,1100,0,10,tsc")
     bad = os.path.join(tmp, "empty.csv")
     with open(bad, "w") as f:
         print(HEADER, file=f)

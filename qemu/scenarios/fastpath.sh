@@ -13,8 +13,12 @@
 # vf.frag_rounds rounds: vfallback in mode "auto" and in mode "always",
 # alternating which runs first, vf.frag_iters allocations each. Only
 # builtins in that part: nothing forks while memory is fragmented.
+# vf.pairs=A:B,C:D replaces the three pairs above (e.g. the fallback
+# against kvmalloc); with vf.frag_pairs=1 the fragmented part runs those
+# pairs (vf.frag_iters rounds, re-pinned before each) instead of the modes,
+# as "pairfrag" lines.
 # Parameters (kernel command line): vf.orders=1,2,... vf.iters=N vf.frag=0|1
-# vf.frag_orders=1,2,3 vf.frag_rounds=N vf.frag_iters=N
+# vf.frag_orders=1,2,3 vf.frag_rounds=N vf.frag_iters=N vf.pairs vf.frag_pairs
 # Output: $VF_OUT/fastpath.txt, one "pair ..." line of key=value per pair
 # and one "frag ..." line per fragmented cell.
 . /results/scenarios/common.lib
@@ -22,6 +26,8 @@
 orders=$(vf_arg orders 1,2,3,4,5,6,7,8,9,10 | tr , ' ') iters=$(vf_arg iters 20000)
 frag=$(vf_arg frag 0) frag_orders=$(vf_arg frag_orders 1,2,3 | tr , ' ')
 frag_rounds=$(vf_arg frag_rounds 5) frag_iters=$(vf_arg frag_iters 2000)
+pairs=$(vf_arg pairs plain:plain,plain:vfallback,plain_noreclaim:vfallback | tr ',' ' ')
+frag_pairs=$(vf_arg frag_pairs 0)
 OUTF=$VF_OUT/fastpath.txt
 : >"$OUTF"
 P=/sys/kernel/debug/vfbench/pair
@@ -38,7 +44,8 @@ if echo "plain nosuch 1 10" >$P 2>/dev/null; then fail "fastpath: an unknown met
 if echo "plain plain 0 10" >$P 2>/dev/null; then fail "fastpath: order 0 was accepted"; fi
 echo "mode: $(cat /sys/kernel/mm/vfallback/mode 2>/dev/null || echo unknown)" | tee -a "$OUTF"
 for o in $orders; do
-	for pr in "plain plain" "plain vfallback" "plain_noreclaim vfallback"; do
+	for pp in $pairs; do
+		pr="${pp%%:*} ${pp#*:}"
 		if echo "$pr $o $iters" >$P; then
 			echo "pair $(cat $P)" >>"$OUTF"
 		else
@@ -70,6 +77,23 @@ read -r st <$FRAG/status
 echo "fragmented: $st"
 if echo "strict on" >$FRAG/control; then strict=on; else strict=refused; fi
 for o in $frag_orders; do
+	if [ "$frag_pairs" = 1 ]; then
+		# builtins only: nothing forks while memory is fragmented
+		for pp in $pairs; do
+			pr="${pp%%:*} ${pp#*:}"
+			echo 3 >/proc/sys/vm/drop_caches
+			echo 1 >/proc/sys/vm/compact_memory
+			echo refrag >$FRAG/control
+			if echo "$pr $o $frag_iters" >$P; then
+				read -r res <$P
+				echo "pairfrag $res" >>"$OUTF"
+			else
+				fail "fastpath: fragmented pair $pr order $o refused"
+			fi
+		done
+		echo "fragmented order $o done"
+		continue
+	fi
 	r=1
 	while [ $r -le "$frag_rounds" ]; do
 		if [ $((r % 2)) = 1 ]; then modes="auto always"; else modes="always auto"; fi
