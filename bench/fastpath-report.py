@@ -10,7 +10,7 @@ Per kernel, boot, order and pair: the ratio b/a of the p50 and of the p99
 of the two methods of one paired loop. Per order: the median of those
 ratios over the boots, with min-max. plain/plain is the noise floor: its
 largest distance from 1.0 over the boots says how small a difference the
-run can resolve. Goal 1 of issue 19: plain/vfallback <= 1.03 at p50 and
+run can resolve. Goal 1 of the performance goals: plain/vfallback <= 1.03 at p50 and
 p99.
 
 Fragmented part (goal 3): per kernel, boot, order and round, the ratio of
@@ -152,8 +152,17 @@ def main(path, frag=None):
     accels = sorted({r["accel"] for r in rows})
     clocks = sorted({r["clock"] for r in rows})
     loads = [float(r["load"]) for r in rows]
-    print("# Physical fast path: GFP_VFALLBACK vs plain alloc_pages(), side by side\n")
-    print(f"Issue 19, goals 1 and 3. `bench/fastpath.sh`: the top stage's default kernel"
+    known = {(a, b) for a, b, _ in PAIRS}
+    other = sorted({(r["a"], r["b"]) for r in rows} - known)
+    if other:
+        print("# Allocation methods side by side: " + ", ".join(f"{a} vs {b}" for a, b in other if a != b) + "\n")
+        print("Ratios b / a of one loop in which the two methods alternate; a method against itself gives "
+              "the floor. Kernel label `-fragmented`: the same pairs after vffrag's unmovable fragmentation "
+              "(re-pinned before every pair, no OOM rescue for the measurement). Clock: in-guest time of "
+              "the accelerator named below (`tcg-icount`: instructions, not host time).\n")
+    else:
+        print("# Physical fast path: GFP_VFALLBACK vs plain alloc_pages(), side by side\n")
+    print(f"Goals 1 and 3 of the performance goals (where their pairs were measured). `bench/fastpath.sh`: the top stage's default kernel"
           f"{' and a saved earlier one, boots alternating' if len(kernels) > 1 else ''}; accelerator: "
           f"{', '.join(accels)}; clock: {', '.join(clocks)}; host 1-minute load at boot "
           f"{min(loads):.2f}-{max(loads):.2f}. Unfragmented part: per pair, one loop alternates the two "

@@ -142,7 +142,7 @@ with tempfile.TemporaryDirectory() as tmp:
     out = subprocess.run([sys.executable, REPORT, gen], capture_output=True, text=True)
     md = out.stdout
     check("other pairs: exit 0, the A/A pair listed before the comparison",
-          out.returncode == 0 and 0 <= md.find("A/A: vfallback vs vfallback") < md.find("vfallback vs kvmalloc_2025"))
+          out.returncode == 0 and 0 <= md.find("### A/A: vfallback vs vfallback") < md.find("### vfallback vs kvmalloc_2025"))
     r = row_of(md, 3, "vfallback vs kvmalloc_2025")
     check("other pairs: ratio 1.700 (1.600-1.800), b physical/virtual 180 / 117, failures 0 / 3, no verdict",
           "1.700 (1.600-1.800)" in r and "| 180 / 117 |" in r and "| 0 / 3 |" in r and "PASS" not in r and "FAIL" not in r)
