@@ -31,6 +31,7 @@ case "${AA:-0}" in
 *) die "AA=${AA}: use 1 (the stage kernel against itself) or 0" ;;
 esac
 [ "${ICOUNT:-0}" = 1 ] && out=$out-icount
+[ "${CPUS:-2}" = 2 ] || out=$out-${CPUS}cpu
 for s in "$kA" "$kB"; do
 	for f in "$VF_BUILD/kernels/bzImage-$s-default" "$VF_BUILD/kernels/test_vmalloc-$s-default.ko"; do
 		[ -f "$f" ] || die "no $f: build it with 'make kernel STAGE=$s VARIANT=default' (make bench-test-vmalloc does; base.config has CONFIG_TEST_VMALLOC=m)"

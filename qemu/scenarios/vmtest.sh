@@ -65,7 +65,7 @@ for r in $(seq "$runs"); do
 	t1=$(grep "^vmtest run=$r " "$OUTF" | head -n 1 | sed 's/.* test=\([^ ]*\) .*/\1/')
 	w=$(grep "^vmtest run=$r " "$OUTF" | grep -c " test=$t1 " || true)
 	echo "run $r: $n summaries from $w workers, $f unexpected failures"
-	[ "$n" -gt 0 ] && [ "$f" = 0 ] && [ "$w" = "$(nproc)" ] || nfail=$((nfail + 1))
+	[ "$n" -gt 0 ] && [ "$f" = 0 ] && [ "$w" -ge "$(nproc)" ] || nfail=$((nfail + 1))
 done
-check "test_vmalloc: every run printed one summary per test and CPU, and no test failed but align_shift_alloc_test ($nfail runs otherwise)" test "$nfail" = 0
+check "test_vmalloc: every run printed a summary per test from at least one worker per CPU, and no test failed but align_shift_alloc_test ($nfail runs otherwise)" test "$nfail" = 0
 finish
