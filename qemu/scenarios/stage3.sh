@@ -126,14 +126,18 @@ metadata() {
 	# inodes of 512 bytes per 64 KiB cluster, 32 per 16 KiB cluster with
 	# 4 and 16 KiB blocks) and, besides them, only the directory's blocks
 	# (at most 8 multi-page ones). bulkstat would not do: its cluster
-	# readahead creates the buffers mapped.
+	# readahead creates the buffers mapped. Under the fragmenter the
+	# buffer shrinker may free buffers during the walk and both kinds are
+	# read again (debug variant: 17 bulk, 10 blocks where 12 and 2 are
+	# usual): the blocks are then still fewer than the bulk buffers, while
+	# clusters taking blocks would leave under 8 bulk ones.
 	if mount -t xfs $DEV $MNT; then
 		ub0=$(buf_memory unmapped) ubk0=$(( $(buf_memory physical) + $(buf_memory virtual) ))
 		if ls -l $MNT/d >/tmp/ls.out 2>&1; then
 			ub=$(( $(buf_memory unmapped) - ub0 )) ubk=$(( $(buf_memory physical) + $(buf_memory virtual) - ubk0 ))
 			echo "$fs: ls -l: $ub unmapped multi-page buffers (bulk pages), $ubk blocks"
-			check "$fs: inode clusters (XBF_UNMAPPED) from bulk pages, not blocks ($ub bulk >= 8, $ubk blocks <= 8)" \
-				test "$ub" -ge 8 -a "$ubk" -le 8
+			check "$fs: inode clusters (XBF_UNMAPPED) from bulk pages, not blocks ($ub bulk >= 8; $ubk blocks <= 8, or fewer than the bulk ones after re-reads)" \
+				test "$ub" -ge 8 -a \( "$ubk" -le 8 -o "$ubk" -lt "$ub" \)
 		else
 			fail "$fs: ls -l of 1500 files"
 			tail -5 /tmp/ls.out
