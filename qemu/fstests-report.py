@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The fstests table of make test-fstests (qemu/fstests.sh).
 
-usage: fstests-report.py [--key KEY] [--list LIST] [--settings "S1 S2 ..."] DIR
+usage: fstests-report.py [--key KEY] [--keys SETTING=K1,K2 ...] [--list LIST]
+                         [--settings "S1 S2 ..."] DIR
 
 DIR holds one SETTING.tsv per setting (plain, 3, 3-inject20, 3-always, ...),
 lines "KEY<tab>TEST<tab>pass|fail|notrun<tab>REASON<tab>SECONDS"; lines
 starting with "#" and empty lines are skipped, any other line that is not
 of that form stops the report (exit 1, naming file and line). Only the
 rows of KEY count (default: in each file, the key of its last row); of
-several rows of one test the last counts.
+several rows of one test the last counts. --keys SETTING=K1,K2 (repeatable)
+names the keys that count for one setting (rows of older commits that
+built the same kernel); K1 is the one shown.
 
 Prints, per test (in LIST's order, then any other test sorted) and
 setting: pass/FAIL/notrun and seconds, "-" where the setting has no result
@@ -73,6 +76,7 @@ def cell(r):
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--key")
+    ap.add_argument("--keys", action="append", default=[])
     ap.add_argument("--list")
     ap.add_argument("--settings")
     ap.add_argument("dir")
@@ -88,15 +92,23 @@ def main(argv):
         print(f"fstests-report: no SETTING.tsv in {a.dir}", file=sys.stderr)
         return 1
 
+    valid = {}
+    for kv in a.keys:
+        s_, sep, ks = kv.partition("=")
+        if not sep or not s_ or not ks:
+            print(f"fstests-report: --keys {kv}: give SETTING=K1[,K2...]", file=sys.stderr)
+            return 1
+        valid[s_] = ks.split(",")
     res, keys = {}, {}
     for s in settings:
         path = os.path.join(a.dir, s + ".tsv")
         rows = load(path) if os.path.exists(path) else []
         key = a.key or (rows[-1][0] if rows else "-")
-        keys[s] = key
+        counted = valid.get(s, [key])
+        keys[s] = counted[0]
         res[s] = {}
         for k, t, st, reason, secs in rows:
-            if k == key:
+            if k in counted:
                 res[s][t] = (st, reason, secs)
 
     listed = read_list(a.list) if a.list else []
@@ -109,7 +121,8 @@ def main(argv):
     out.append(f"# fstests on a 64 KiB-block XFS: {src}, from {short(a.dir)}/*.tsv")
     out.append("# (make test-fstests; written by qemu/fstests-report.py). Cells: pass, FAIL or notrun")
     out.append("# and the test's seconds in the guest (QEMU/TCG: emulator time, varies with the host's")
-    out.append("# load); \"-\": no result yet. Commit key: the last commit of the stacks and kernel configs.")
+    out.append("# load); \"-\": no result yet. Commit key: the last commit of the kernel configs (plain),")
+    out.append("# of the stacks and the configs (stages).")
     for s in settings:
         n = sum(1 for t in tests if t in res[s])
         out.append(f"#   {s:<12} key {keys[s]}, {n} of {len(tests)} tests")

@@ -21,8 +21,12 @@
 #
 # Results: results/fstests-lbs/SETTING.tsv, one line per test appended as
 # the test finishes: KEY TEST pass|fail|notrun REASON SECONDS, KEY being
-# the last commit that changed the stacks or the kernel configs. A test
-# that the file already has for the current key and setting is skipped,
+# the last commit that changed what the setting's kernel is built from:
+# the kernel configs (configs/*.config) for plain, the stacks and the
+# configs for a stage. A row counts for the current kernel when its key
+# names the same last commit of those files (so plain's results survive
+# a change of the stacks). A test that the setting already has a row
+# for that counts is skipped,
 # so a matrix can be spread over several sessions (delete its lines to run
 # it again). A test that hangs the guest (no result FSTESTS_TIMEOUT + 300 s
 # after it started; the guest itself kills a test at FSTESTS_TIMEOUT, 1800)
@@ -118,11 +122,22 @@ for t in "${tests[@]}"; do
 done
 [ ${#bad[@]} = 0 ] || die "fstests: not tests of $fst: ${bad[*]}"
 
-# --- the commit key
-key=$(git -C "$VF_TOP" log -1 --format=%h -- stage1-vfallback stage2-irq-slub stage3-largeblock 'configs/*.config' 2>/dev/null)
-[ -n "$key" ] || die "fstests: no commit key (git log of the stacks and configs/*.config in $VF_TOP failed)"
-if [ -n "$(git -C "$VF_TOP" status --porcelain -- stage1-vfallback stage2-irq-slub stage3-largeblock 'configs/*.config' 2>/dev/null)" ]; then
-	echo "WARNING: the stacks or kernel configs have uncommitted changes; results are recorded under $key, the last commit of them" >&2
+# --- the commit keys: what each setting's kernel is built from
+stack_paths=(stage1-vfallback stage2-irq-slub stage3-largeblock 'configs/*.config')
+plain_paths=('configs/*.config')
+# kernel_key REV PLAIN|STAGE: the last commit at REV of the files that kernel is built from.
+kernel_key() {
+	if [ "$2" = plain ]; then
+		git -C "$VF_TOP" log -1 --format=%h "$1" -- "${plain_paths[@]}" 2>/dev/null
+	else
+		git -C "$VF_TOP" log -1 --format=%h "$1" -- "${stack_paths[@]}" 2>/dev/null
+	fi
+}
+key_stage=$(kernel_key HEAD stage) key_plain=$(kernel_key HEAD plain)
+[ -n "$key_stage" ] && [ -n "$key_plain" ] ||
+	die "fstests: no commit key (git log of the stacks and configs/*.config in $VF_TOP failed): run it in a git clone of the project"
+if [ -n "$(git -C "$VF_TOP" status --porcelain -- "${stack_paths[@]}" 2>/dev/null)" ]; then
+	echo "WARNING: the stacks or kernel configs have uncommitted changes; results are recorded under the last commit of them ($key_stage, plain $key_plain)" >&2
 fi
 
 # --- the settings: kernel and command line; every kernel must exist
@@ -150,10 +165,21 @@ case "$fst/" in /tmp/* | /var/tmp/* | /run/* | /mnt/* | /home/* | /root/* | /dev
 	die "fstests: $fst is under a directory the guest covers with its own (tmpfs, /dev, /proc, /sys: /tmp /var/tmp /run /mnt /home /root): put the checkout elsewhere, e.g. /work/fstests-work" ;;
 esac
 mkdir -p "$out" "$VF_BUILD/fstests"
-say "fstests: ${#tests[@]} tests x settings '$settings', key $key, $fst, limit ${tmo}s per test, SOAK_DURATION=$soak, TCG guests $mem / $cpus CPUs"
+say "fstests: ${#tests[@]} tests x settings '$settings', keys: stage $key_stage, plain $key_plain, $fst, limit ${tmo}s per test, SOAK_DURATION=$soak, TCG guests $mem / $cpus CPUs"
 
-# done_tests TSV: the tests the file has for the current key.
-done_tests() { awk -F'\t' -v k="$key" '$1 == k { print $2 }' "$1"; }
+# valid_keys TSV: the keys of the file's rows that count for the current
+# kernel of the setting (kernel_key of the row's key equals $key).
+valid_keys() {
+	local k kind=stage
+	[ "${setting%%-*}" = plain ] && kind=plain
+	for k in $(awk -F'\t' '!/^#/ && NF { print $1 }' "$1" | sort -u); do
+		[ "$k" = "$key" ] || [ "$(kernel_key "$k" "$kind")" = "$key" ] && echo "$k"
+	done
+}
+# done_tests TSV: the tests the file has a counting row for.
+done_tests() {
+	awk -F'\t' -v ks=" $(valid_keys "$1" | tr '\n' ' ') " 'index(ks, " " $1 " ") { print $2 }' "$1"
+}
 
 # harvest: rows and starts the running (or ended) boot wrote so far; new
 # rows go into the setting's TSV (error rows only printed). Sets cur to
@@ -209,11 +235,19 @@ console_cause() {
 
 # write_report: results/fstests-lbs.txt from the TSVs (after every boot).
 write_report() {
-	python3 "$VF_TOP/qemu/fstests-report.py" --key "$key" --list "$list" "$out" >"$report.tmp" &&
+	local s keyargs=() setting key
+	for s in $settings; do
+		setting=$s key=$key_stage
+		[ "${s%%-*}" = plain ] && key=$key_plain
+		[ -f "$out/$s.tsv" ] && keyargs+=(--keys "$s=$(valid_keys "$out/$s.tsv" | { echo "$key"; grep -vx "$key"; } | paste -sd,)")
+	done
+	python3 "$VF_TOP/qemu/fstests-report.py" "${keyargs[@]}" --list "$list" "$out" >"$report.tmp" &&
 		mv "$report.tmp" "$report" && echo "    report: $report"
 }
 
 for setting in $settings; do
+	key=$key_stage
+	[ "${setting%%-*}" = plain ] && key=$key_plain
 	tsv=$out/$setting.tsv
 	[ -f "$tsv" ] || printf '# key\ttest\tstatus\treason\tseconds\n' >"$tsv"
 	nboot=0 errors=0 empty=0

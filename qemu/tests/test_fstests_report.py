@@ -107,6 +107,20 @@ with tempfile.TemporaryDirectory() as t:
     check("without --key: 3-always's stage-3-only failures against plain at k3",
           lines[-1] == "stage-3-only failures: 1 (generic/001)", lines[-1:])
 
+    # --keys: plain's rows of k1 and k3 count (the same kernel built at two
+    # commits; the later row of a test wins), 3's of k2; k1 is shown.
+    rc, out, err = run("--keys", "plain=k3,k2", "--keys", "3=k2", "--keys", "3-always=k2", "--list", lst, d)
+    lines = out.splitlines()
+    check("--keys: plain's k2 and k3 rows count (4 results, k3's 9s row of 001 last)",
+          "plain: pass 3, fail 0, notrun 1, no result yet 1" in lines and
+          any(line.split()[:3] == ["generic/001", "pass", "9s"] for line in lines), out + err)
+    check("--keys: the first key is the one shown", any("plain" in line and "key k3, 4 of 5" in line
+                                                          for line in lines), out)
+    check("--keys: the k1 fail of plain still does not count", "stage-3-only failures: 3 "
+          "(generic/001 generic/002 xfs/004)" == lines[-1], lines[-1:])
+    rc, out, err = run("--keys", "plain", d)
+    check("--keys without =KEYS is refused", rc == 1 and "SETTING=K1" in err, err)
+
     # Only plain: the overall line says 0 and the stage-3 lines are absent.
     d2 = os.path.join(t, "only-plain")
     os.makedirs(d2)
