@@ -32,6 +32,7 @@ PATTERNS = [
     (r"soft lockup|hard LOCKUP", "lockup"),
     (r"rcu: INFO: .*stall", "RCU stall"),
     (r"Bad page (state|map)", "bad page"),
+    (r"VFS: Busy inodes after unmount", "busy inodes after unmount"),
     (r"\bCall Trace:", "call trace"),
 ]
 BEGIN = "VF-EXPECT-SPLAT-BEGIN"

@@ -28,6 +28,8 @@
 #  6. no forced failure, a memory cgroup at its limit: faults of a reader
 #     that locks its mapping get the cgroup's OOM killer on 64 KiB blocks
 #     as on a 4 KiB-block control (lb-memcg-fault).
+#  7. the reserve in the memory accounting: /proc/meminfo LbReserve, and
+#     pgfree/pgalloc over a refill of the whole reserve.
 # The hung-task detector is armed (30 s) and must stay silent, and the
 # kernel must not print "Retrying PF". On a kernel without the reserve
 # (plain 6.12) the same steps run under time limits and what they do is
@@ -390,6 +392,57 @@ for bs in 4096 65536; do
 	umount $MNT || fail "memcg: umount, bs=$bs"
 done
 ooms_memcg=$(( $(dmesg | grep -c 'invoked oom-killer' || true) - ooms_pre ))
+
+# ---- 7. the reserve in the kernel's memory accounting (no forced
+# failure, nothing mounted): /proc/meminfo's LbReserve is what the reserve
+# holds; a caught block counts as freed (pgfree), as a take counts as
+# allocated, so that over a refill of the whole reserve (lb_progress off,
+# then on: the worker allocates blocks and frees them into the catch)
+# pgfree - pgalloc matches the change of the free pages counted anywhere:
+# MemFree, the per-cpu lists (zoneinfo's "count:") and the reserve.
+# Without the catch's pgfree the two differ by the whole refill.
+SW=/sys/kernel/debug/lb_progress
+res_all() { awk '/^node / { s += $6 } END { print s + 0 }' $RES 2>/dev/null; }
+if [ -f $RES ] && [ -f $SW ]; then
+	force 0
+	sync
+	sleep 1
+	mi= rp=
+	for i in 1 2 3; do
+		rp=$(res_all)
+		mi=$(awk '/^LbReserve:/ { print $2 }' /proc/meminfo)
+		[ "$rp" = "$(res_all)" ] && break
+	done
+	echo "meminfo LbReserve: ${mi:-absent} kB; the reserve: $rp pages" | tee -a "$OUTF"
+	expect "/proc/meminfo LbReserve is what the reserve holds (${mi:-absent} kB, $rp pages)" \
+		test "${mi:-x}" = $((rp * 4))
+	acct() { # acct PREFIX: pgfree, pgalloc (all zones), MemFree, per-cpu and reserve pages
+		eval "${1}pf=$(vmstat pgfree)"
+		eval "${1}pa=$(awk '/^pgalloc_/ { s += $2 } END { print s + 0 }' /proc/vmstat)"
+		eval "${1}mf=$(awk '/^MemFree:/ { print int($2 / 4) }' /proc/meminfo)"
+		eval "${1}pcp=$(awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)"
+		eval "${1}rp=$(res_all)"
+	}
+	echo 0 >$SW
+	sleep 1
+	acct a_
+	echo 1 >$SW
+	tgt=$(awk '/^node / { s += $4 } END { print s + 0 }' $RES)
+	for i in $(seq 140); do	# the refill worker may back off up to 64 s
+		[ "$(res_all)" -ge "$tgt" ] && break
+		sleep 0.5
+	done
+	sleep 1
+	acct b_
+	drp=$((b_rp - a_rp))
+	dacct=$(( (b_pf - a_pf) - (b_pa - a_pa) ))
+	dseen=$(( (b_mf - a_mf) + (b_pcp - a_pcp) + drp ))
+	diff=$((dacct - dseen))
+	echo "refill of $drp pages: pgfree-pgalloc $dacct, free+pcp+reserve $dseen, difference $diff" | tee -a "$OUTF"
+	check "lb_progress off then on refills the reserve ($drp of $tgt pages)" test "$drp" -ge 1024
+	expect "the refill's caught blocks count as freed: pgfree - pgalloc ($dacct) within $((drp / 4)) pages of the free pages' change ($dseen)" \
+		test "${diff#-}" -le $((drp / 4))
+fi
 
 losetup -d $DEV
 
