@@ -2,8 +2,8 @@
 """results/fastpath.md from results/fastpath.csv and, if given,
 results/fastpath-frag.csv (bench/fastpath.sh).
 
-  fastpath-report.py FASTPATH.CSV [FRAG.CSV]          the report, to stdout
-  fastpath-report.py --collect OUT.TXT PAIRPFX FRAGPFX FASTPATH.CSV FRAG.CSV
+  fastpath-report.py FASTPATH.CSV [FRAG.CSV [HOLD.CSV]]  the report, to stdout
+  fastpath-report.py --collect OUT.TXT PAIRPFX FRAGPFX FASTPATH.CSV FRAG.CSV [HOLD.CSV]
                                                       append one boot's rows
 
 Per kernel, boot, order and pair: the ratio b/a of the p50 and of the p99
@@ -20,6 +20,12 @@ all rounds of all boots, with min-max. Goal: auto <= 1.20x always.
 
 With two kernels (bench/fastpath.sh BEFORE=DIR), each gets its sections,
 "before" first, and a last table compares their medians order by order.
+
+Held allocations under page-cache pressure (HOLD.CSV, PRESSURE=reclaim):
+per order and method, each boot's share of successes and of virtual
+results (median over the boots, min-max), and the false fallbacks: the
+virtual share of vfallback in the boots where plain got every block of
+the same order physically. Goal: <= 1 %.
 """
 import csv
 import statistics
@@ -33,13 +39,23 @@ PAIRS = [("plain", "plain", "A/A: plain vs plain (noise floor)"),
 PAIR_KEYS = ("order a b a_n a_fail a_p50_ns a_p90_ns a_p99_ns b_n b_fail b_p50_ns b_p90_ns b_p99_ns "
              "b_physical b_virtual clock").split()
 FRAG_KEYS = "order round mode skips attempts successes p50_ns p99_ns physical virtual oom_attempts clock".split()
+HOLD_KEYS = "order method attempts successes physical virtual p50_ns p99_ns memfree_kb clock".split()
+HOLD_GOAL = 0.01
 
 
-def collect(out_txt, pair_pfx, frag_pfx, csv_path, frag_path):
-    """Append the pair and frag lines of one boot's fastpath.txt."""
+def collect(out_txt, pair_pfx, frag_pfx, csv_path, frag_path, hold_path=None):
+    """Append the pair, frag (and hold) lines of one boot's fastpath.txt."""
+    hc = open(hold_path, "a") if hold_path else None
     with open(csv_path, "a") as pc, open(frag_path, "a") as fc:
         for line in open(out_txt):
             kind = line.split(" ", 1)[0]
+            if kind == "hold" and hc:
+                kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
+                missing = [k for k in HOLD_KEYS if k not in kv]
+                if missing:
+                    sys.exit(f"{out_txt}: a hold line lacks {', '.join(missing)}: {line.strip()}")
+                print(",".join([frag_pfx] + [kv[k] for k in HOLD_KEYS]), file=hc)
+                continue
             if kind not in ("pair", "pairfrag", "frag"):
                 continue
             kv = dict(t.split("=", 1) for t in line.split()[1:] if "=" in t)
@@ -146,12 +162,61 @@ def frag_section(rows, summary):
     print()
 
 
-def main(path, frag=None):
+def hold_section(rows):
+    """Held allocations under page-cache pressure, and the false fallbacks."""
+    print("### Held allocations under page-cache pressure: plain vs vfallback\n")
+    print("Each cell holds 256 MiB of blocks of the order until its end, the page cache of a file "
+          "of 5/4 of the RAM read just before: reclaim (or compaction) must make most blocks. Shares "
+          "per boot, median over the boots (min-max). False fallbacks: vfallback's virtual share in "
+          f"the boots where plain got every block physically; goal <= {HOLD_GOAL:.0%}.\n")
+    print("| order | method | boots | success | physical | virtual | p50 / p99 ns (median) |")
+    print("|---|---|---|---|---|---|---|")
+    orders = sorted({int(r["order"]) for r in rows})
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+
+    def share(vals):
+        m = statistics.median(vals)
+        return f"{m:.1%} ({min(vals):.1%}-{max(vals):.1%})"
+    verdicts = []
+    for o in orders:
+        for m in methods:
+            sel = [r for r in rows if int(r["order"]) == o and r["method"] == m and int(r["attempts"]) > 0]
+            if not sel:
+                continue
+            att = [int(r["attempts"]) for r in sel]
+            suc = [int(r["successes"]) / a for r, a in zip(sel, att)]
+            if m == "plain":
+                phys = suc
+                virt = [0.0] * len(sel)
+            else:
+                phys = [int(r["physical"]) / a for r, a in zip(sel, att)]
+                virt = [int(r["virtual"]) / a for r, a in zip(sel, att)]
+            p50 = statistics.median(int(r["p50_ns"]) for r in sel)
+            p99 = statistics.median(int(r["p99_ns"]) for r in sel)
+            print(f"| {o} | {m} | {len(sel)} | {share(suc)} | {share(phys)} | {share(virt)} | {p50:.0f} / {p99:.0f} |")
+        full = {r["boot"] for r in rows if int(r["order"]) == o and r["method"] == "plain"
+                and int(r["attempts"]) > 0 and r["successes"] == r["attempts"]}
+        ff = [int(r["virtual"]) / int(r["attempts"]) for r in rows
+              if int(r["order"]) == o and r["method"] == "vfallback" and r["boot"] in full and int(r["attempts"]) > 0]
+        if ff:
+            med = statistics.median(ff)
+            verdicts.append(f"| {o} | {len(ff)} | {share(ff)} | {'PASS' if med <= HOLD_GOAL else 'FAIL'} |")
+        else:
+            verdicts.append(f"| {o} | 0 | - | not measured (plain missed blocks in every boot) |")
+    print()
+    print("| order | boots where plain got every block | vfallback virtual share there | false fallbacks <= 1 % |")
+    print("|---|---|---|---|")
+    print("\n".join(verdicts))
+    print()
+
+
+def main(path, frag=None, hold=None):
     allrows = list(csv.DictReader(open(path)))
     rows = [r for r in allrows if r["accel"] != "failed"]
     if not rows:
         sys.exit(f"{path}: no successful boot to report")
     frows = list(csv.DictReader(open(frag))) if frag else []
+    hrows = list(csv.DictReader(open(hold))) if hold else []
     kernels = list(dict.fromkeys(r["kernel"] for r in allrows))
     accels = sorted({r["accel"] for r in rows})
     clocks = sorted({r["clock"] for r in rows})
@@ -195,6 +260,9 @@ def main(path, frag=None):
         kf = [r for r in frows if r["kernel"] == kern]
         if kf:
             frag_section(kf, summaries[kern])
+        kh = [r for r in hrows if r["kernel"] == kern]
+        if kh:
+            hold_section(kh)
     if len(kernels) == 2 and all(summaries[k] for k in kernels):
         b, c = kernels
         print(f"## {b} vs {c}: medians side by side\n")
@@ -213,10 +281,10 @@ def main(path, frag=None):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 7 and sys.argv[1] == "--collect":
+    if len(sys.argv) in (7, 8) and sys.argv[1] == "--collect":
         collect(*sys.argv[2:])
-    elif len(sys.argv) in (2, 3):
+    elif len(sys.argv) in (2, 3, 4):
         main(*sys.argv[1:])
     else:
-        sys.exit("usage: fastpath-report.py results/fastpath.csv [results/fastpath-frag.csv]\n"
-                 "       fastpath-report.py --collect OUT.TXT PAIRPREFIX FRAGPREFIX FASTPATH.CSV FRAG.CSV")
+        sys.exit("usage: fastpath-report.py results/fastpath.csv [results/fastpath-frag.csv [HOLD.CSV]]\n"
+                 "       fastpath-report.py --collect OUT.TXT PAIRPREFIX FRAGPREFIX FASTPATH.CSV FRAG.CSV [HOLD.CSV]")

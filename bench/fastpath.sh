@@ -23,8 +23,8 @@
 # per CPU; recorded). Writes results/fastpath.csv, results/fastpath-frag.csv
 # and results/fastpath.md (bench/fastpath-report.py: medians over the
 # boots of each boot's ratios, min-max, PASS/FAIL against the goals, and
-# the noise floor). A failed boot is recorded and the run goes on; exit 1
-# then.
+# the noise floor; with PRESSURE=reclaim also results/OUT-hold.csv). A
+# failed boot is recorded and the run goes on; exit 1 then.
 # PAIRS="A:B,C:D" measures other pairs of vfbench methods (b/a ratios,
 # the A/A floor from a pair of a method with itself; no goal verdicts),
 # FRAG_PAIRS=1 measures them under fragmentation too (instead of the
@@ -32,10 +32,14 @@
 # e.g. the fallback against kvmalloc:
 #   PAIRS=vfallback:vfallback,vfallback:kvmalloc,vfallback:kvmalloc_2025 \
 #   FRAG_PAIRS=1 OUT=worth-kvmalloc ICOUNT=1 bench/fastpath.sh
+# PRESSURE=reclaim measures the unfragmented pairs under ordinary memory
+# pressure (clean page cache of a file 5/4 of the guest's RAM, on a
+# virtio disk of the boot, read before each order): where plain succeeds
+# physically, a virtual result of the other method is a false fallback.
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), ICOUNT, REPEAT (5 boots
 # per kernel), ITERS (20000), ORDERS (1,...,10), FRAG (1), FRAG_ORDERS,
-# FRAG_ROUNDS, FRAG_ITERS, PAIRS, FRAG_PAIRS (0), OUT (fastpath),
-# MAX_LOAD, BEFORE, RESULTS (results/).
+# FRAG_ROUNDS, FRAG_ITERS, PAIRS, FRAG_PAIRS (0), PRESSURE (none), OUT
+# (fastpath), MAX_LOAD, BEFORE, RESULTS (results/).
 set -euo pipefail
 . "$(dirname "$0")/../configs/common.sh"
 vf_bench_env bench/fastpath.sh
@@ -71,6 +75,8 @@ for pp in ${pairs//,/ }; do
 	case "$pp" in [a-z]*:[a-z]*) ;; *) die "bench/fastpath.sh: PAIRS: '$pp' is not METHOD:METHOD" ;; esac
 done
 case "$frag_pairs" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG_PAIRS='$frag_pairs': 1 (the pairs under fragmentation) or 0" ;; esac
+pressure=${PRESSURE:-none}
+case "$pressure" in none | reclaim) ;; *) die "bench/fastpath.sh: PRESSURE='$pressure': none or reclaim (the pairs under page-cache pressure)" ;; esac
 case "$out" in *[!a-z0-9-]* | '') die "bench/fastpath.sh: OUT='$out': a name of letters, digits and dashes" ;; esac
 for list in "$orders" "$frag_orders"; do
 	case "$list" in '' | *[!0-9,]*) die "bench/fastpath.sh: ORDERS='$orders' FRAG_ORDERS='$frag_orders': comma-separated orders 1..10 (ORDERS=1,3,9)" ;; esac
@@ -99,6 +105,8 @@ csv=$root/$out.csv
 echo "kernel,boot,load,accel,order,a,b,a_n,a_fail,a_p50,a_p90,a_p99,b_n,b_fail,b_p50,b_p90,b_p99,b_physical,b_virtual,clock" >"$csv"
 fcsv=$root/$out-frag.csv
 echo "kernel,boot,accel,order,round,mode,skips,attempts,successes,p50,p99,physical,virtual,oom_attempts,clock" >"$fcsv"
+hcsv=$root/$out-hold.csv
+echo "kernel,boot,accel,order,method,attempts,successes,physical,virtual,p50_ns,p99_ns,memfree_kb,clock" >"$hcsv"
 failed=0 nk=${#kernels[@]}
 vf_timer_start
 for i in $(seq "$repeat"); do
@@ -107,21 +115,30 @@ for i in $(seq "$repeat"); do
 		[ $((i % 2)) = 1 ] || j=$((nk - 1 - j))
 		read -r label kern kmods <<<"${kernels[$j]}"
 		name=fastpath-$label-$i
+		disk=()
+		if [ "$pressure" = reclaim ]; then
+			rm -f "$root/$name.img"
+			truncate -s "$(( $(numfmt --from=iec "$mem") * 2 ))" "$root/$name.img" || die "bench/fastpath.sh: cannot make the disk image $root/$name.img"
+			disk=(--disk "$root/$name.img")
+		fi
 		say "round $i/$repeat, kernel $label: orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
 		if vf_bench_boot "$root" "$name" "$kern" fastpath 1800 \
-			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters vf.pairs=$pairs vf.frag_pairs=$frag_pairs kunit.enable=0" \
-			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko"; then
+			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters vf.pairs=$pairs vf.frag_pairs=$frag_pairs vf.pressure=$pressure kunit.enable=0" \
+			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko" "${disk[@]}"; then
+			rm -f "$root/$name.img"
 			say "host load at boot: $VF_LOAD"
 			python3 "$VF_TOP/bench/fastpath-report.py" --collect "$VF_BUILD/runs/$name/out/fastpath.txt" \
-				"$label,$i,$VF_LOAD,$VF_ACCEL" "$label,$i,$VF_ACCEL" "$csv" "$fcsv"
+				"$label,$i,$VF_LOAD,$VF_ACCEL" "$label,$i,$VF_ACCEL" "$csv" "$fcsv" "$hcsv"
 		else
+			rm -f "$root/$name.img"
 			failed=$((failed + 1))
 			echo "$label,$i,$VF_LOAD,failed$(printf ',%.0s' $(seq 16))" >>"$csv"
 		fi
 	done
 done
 vf_timer_end "fastpath"
-python3 "$VF_TOP/bench/fastpath-report.py" "$csv" "$fcsv" >"$root/$out.md"
+python3 "$VF_TOP/bench/fastpath-report.py" "$csv" "$fcsv" "$hcsv" >"$root/$out.md"
 cp "$csv" "$fcsv" "$root/$out.md" "$results/"
+[ "$pressure" = none ] || cp "$hcsv" "$results/"
 cat "$results/$out.md"
 [ "$failed" = 0 ] || die "$failed boot(s) failed: see $root/*.log"

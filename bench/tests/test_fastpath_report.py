@@ -158,6 +158,45 @@ with tempfile.TemporaryDirectory() as tmp:
     check("collect: a pairfrag row goes to the pair CSV as kernel current-fragmented",
           out.returncode == 0 and open(c3).read().strip() ==
           "current-fragmented,2,0.1,tcg,2,vfallback,kvmalloc,10,0,900,950,990,10,0,1000,1050,1100,0,10,tsc")
+    # Held allocations under pressure (PRESSURE=reclaim): collected into
+    # the hold CSV; false fallbacks counted only in boots where plain got
+    # every block (order 3: boots 1 and 2, vfallback virtual 2 % and 6 %:
+    # median 4 %, FAIL; order 1: 0.5 %, PASS; order 9: plain missed in
+    # every boot: not measured).
+    with open(txt, "w") as f:
+        print("hold method=vfallback order=3 iters=100 hold=100 attempts=100 successes=100 p50_ns=10 "
+              "p99_ns=20 path=mixed physical=98 virtual=2 memfree_kb=5000 clock=ktime", file=f)
+        print("pair a=plain b=vfallback order=3 iters=10 a_n=10 a_fail=0 a_p50_ns=900 a_p90_ns=950 "
+              "a_p99_ns=990 b_n=10 b_fail=0 b_p50_ns=1000 b_p90_ns=1050 b_p99_ns=1100 b_physical=10 "
+              "b_virtual=0 clock=tsc", file=f)
+    c4, f4, h4 = (os.path.join(tmp, n) for n in ("c4.csv", "f4.csv", "h4.csv"))
+    out = subprocess.run([sys.executable, REPORT, "--collect", txt, "current,1,0.1,tcg", "current,1,tcg", c4, f4, h4],
+                         capture_output=True, text=True)
+    check("collect: a hold line goes to the hold CSV",
+          out.returncode == 0 and open(h4).read().strip() == "current,1,tcg,3,vfallback,100,100,98,2,10,20,5000,ktime")
+    hold = os.path.join(tmp, "hold.csv")
+    with open(hold, "w") as f:
+        print("kernel,boot,accel,order,method,attempts,successes,physical,virtual,p50_ns,p99_ns,memfree_kb,clock", file=f)
+        for b, (pl3, vv3) in enumerate([(100, 2), (100, 6), (97, 1)], 1):
+            print(f"current,{b},tcg,3,plain,100,{pl3},0,0,10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,3,vfallback,100,100,{100 - vv3},{vv3},10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,1,plain,200,200,0,0,10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,1,vfallback,200,200,199,1,10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,9,plain,10,9,0,0,10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,9,vfallback,10,10,5,5,10,20,1,ktime", file=f)
+    with open(c4, "w") as f:
+        print(HEADER, file=f)
+        print("current,1,0.10,tcg,3,plain,vfallback,10,0,900,950,990,10,0,1000,1050,1100,10,0,tsc", file=f)
+    out = subprocess.run([sys.executable, REPORT, c4, f4, hold], capture_output=True, text=True)
+    md = out.stdout
+    check("hold: the section is there", out.returncode == 0 and "### Held allocations under page-cache pressure" in md)
+    check("hold: order 3 false fallbacks over the 2 boots where plain got every block: 4.0 % (2.0-6.0), FAIL",
+          "| 3 | 2 | 4.0% (2.0%-6.0%) | FAIL |" in md)
+    check("hold: order 1 false fallbacks 0.5 %, PASS", "| 1 | 3 | 0.5% (0.5%-0.5%) | PASS |" in md)
+    check("hold: order 9 not measured (plain missed blocks in every boot)",
+          "| 9 | 0 | - | not measured" in md)
+    check("hold: plain's success at order 3 is the median 100 % (97-100)",
+          "| 3 | plain | 3 | 100.0% (97.0%-100.0%) |" in md)
     bad = os.path.join(tmp, "empty.csv")
     with open(bad, "w") as f:
         print(HEADER, file=f)

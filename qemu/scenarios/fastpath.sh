@@ -17,8 +17,19 @@
 # against kvmalloc); with vf.frag_pairs=1 the fragmented part runs those
 # pairs (vf.frag_iters rounds, re-pinned before each) instead of the modes,
 # as "pairfrag" lines.
+# vf.pressure=reclaim runs the unfragmented pairs under ordinary memory
+# pressure instead of on idle memory: an ext4 file of 5/4 of the RAM on
+# the boot's first disk (/dev/vda) is read before each order, so that
+# clean page cache fills memory and free memory is near the watermarks:
+# reclaim and compaction can make any block, and a fallback that fires
+# there fires where plain succeeds (a "pressure" line per order: MemFree
+# and Cached before its pairs); then, per method of vf.hold_methods
+# (plain,vfallback), a cell that holds 256 MiB of blocks of the order
+# until its end, beyond free memory: reclaim must make the blocks, and a
+# "hold" line gives each method's physical and virtual results.
 # Parameters (kernel command line): vf.orders=1,2,... vf.iters=N vf.frag=0|1
 # vf.frag_orders=1,2,3 vf.frag_rounds=N vf.frag_iters=N vf.pairs vf.frag_pairs
+# vf.pressure=none|reclaim
 # Output: $VF_OUT/fastpath.txt, one "pair ..." line of key=value per pair
 # and one "frag ..." line per fragmented cell.
 . /results/scenarios/common.lib
@@ -27,10 +38,26 @@ orders=$(vf_arg orders 1,2,3,4,5,6,7,8,9,10 | tr , ' ') iters=$(vf_arg iters 200
 frag=$(vf_arg frag 0) frag_orders=$(vf_arg frag_orders 1,2,3 | tr , ' ')
 frag_rounds=$(vf_arg frag_rounds 5) frag_iters=$(vf_arg frag_iters 2000)
 pairs=$(vf_arg pairs plain:plain,plain:vfallback,plain_noreclaim:vfallback | tr ',' ' ')
-frag_pairs=$(vf_arg frag_pairs 0)
+frag_pairs=$(vf_arg frag_pairs 0) pressure=$(vf_arg pressure none)
+hold_methods=$(vf_arg hold_methods plain,vfallback | tr , ' ')
 OUTF=$VF_OUT/fastpath.txt
 : >"$OUTF"
 P=/sys/kernel/debug/vfbench/pair
+case "$pressure" in
+none) ;;
+reclaim)
+	if [ ! -b /dev/vda ] || ! mkfs.ext4 -q -F /dev/vda || ! mkdir -p /mnt/p || ! mount /dev/vda /mnt/p; then
+		fail "fastpath: vf.pressure=reclaim needs a disk (run.sh --disk) for an ext4 file system"
+		finish
+		exit
+	fi
+	mb=$(awk '/^MemTotal:/ { print int($2 * 5 / 4 / 1024) }' /proc/meminfo)
+	echo "pressure: writing a $mb MiB file (5/4 of the RAM) on /dev/vda"
+	dd if=/dev/zero of=/mnt/p/cache bs=1M count="$mb" 2>/dev/null && sync ||
+		fail "fastpath: writing the page-cache file"
+	;;
+*) fail "fastpath: unknown vf.pressure='$pressure' (none or reclaim)"; finish; exit ;;
+esac
 
 if ! insmod "$VF_IN/vfbench.ko"; then
 	fail "fastpath: insmod vfbench.ko"
@@ -44,6 +71,10 @@ if echo "plain nosuch 1 10" >$P 2>/dev/null; then fail "fastpath: an unknown met
 if echo "plain plain 0 10" >$P 2>/dev/null; then fail "fastpath: order 0 was accepted"; fi
 echo "mode: $(cat /sys/kernel/mm/vfallback/mode 2>/dev/null || echo unknown)" | tee -a "$OUTF"
 for o in $orders; do
+	if [ "$pressure" = reclaim ]; then
+		cat /mnt/p/cache >/dev/null
+		echo "pressure order=$o $(awk '/^MemFree:/ { f = $2 } /^Cached:/ { c = $2 } END { print "memfree_kb=" f " cached_kb=" c }' /proc/meminfo)" | tee -a "$OUTF"
+	fi
 	for pp in $pairs; do
 		pr="${pp%%:*} ${pp#*:}"
 		if echo "$pr $o $iters" >$P; then
@@ -52,6 +83,21 @@ for o in $orders; do
 			fail "fastpath: pair $pr order $o refused"
 		fi
 	done
+	if [ "$pressure" = reclaim ]; then
+		# Held allocations: 256 MiB of blocks of this order kept until
+		# the end of the cell, far beyond free memory, so that the
+		# page cache must be reclaimed (or compacted) for the blocks.
+		n=$((65536 >> o))
+		for m in $hold_methods; do
+			cat /mnt/p/cache >/dev/null
+			if echo "$m $o $n noaccess hold=$n" >/sys/kernel/debug/vfbench/run; then
+				read -r res </sys/kernel/debug/vfbench/run
+				echo "hold $res $(awk '/^MemFree:/ { f = $2 } /^Cached:/ { c = $2 } END { print "memfree_kb=" f " cached_kb=" c }' /proc/meminfo)" >>"$OUTF"
+			else
+				fail "fastpath: hold cell $m order $o refused"
+			fi
+		done
+	fi
 	echo "order $o done"
 done
 grep -c '^pair ' "$OUTF" | sed 's/^/pairs measured: /'

@@ -345,6 +345,8 @@ for b in test-vmalloc workloads lbfault-cost fastpath window-scaling lb-fallback
 	expect nonzero "bench/$b.sh refuses MAX_LOAD=high" env MAX_LOAD=high "$top/bench/$b.sh"
 	expect_msg "MAX_LOAD='high' is not a number" "bench/$b.sh names MAX_LOAD=high"
 done
+expect nonzero "bench/fastpath.sh refuses PRESSURE=memory" env PRESSURE=memory "$top/bench/fastpath.sh"
+expect_msg "PRESSURE='memory': none or reclaim" "bench/fastpath.sh names PRESSURE=memory"
 expect nonzero "bench/window-scaling.sh refuses THREADS=1,x" env THREADS=1,x "$top/bench/window-scaling.sh"
 expect_msg "THREADS='1,x': comma-separated numbers" "bench/window-scaling.sh names THREADS=1,x"
 for b in window-scaling lb-fallback-io; do
