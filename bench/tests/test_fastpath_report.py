@@ -190,6 +190,10 @@ with tempfile.TemporaryDirectory() as tmp:
     out = subprocess.run([sys.executable, REPORT, c4, f4, hold], capture_output=True, text=True)
     md = out.stdout
     check("hold: the section is there", out.returncode == 0 and "### Held allocations under page-cache pressure" in md)
+    check("hold: the title says page-cache pressure, not the fast-path goals",
+          md.startswith("# Allocations under page-cache pressure") and "Goals 1 and 3" not in md)
+    check("hold: plain vs vfallback without an A/A pair gets no verdict",
+          "no verdict (no A/A pair)" in row_of(md, 3, "plain vs vfallback") and "PASS" not in row_of(md, 3, "plain vs vfallback"))
     check("hold: order 3 false fallbacks over the 2 boots where plain got every block: 4.0 % (2.0-6.0), FAIL",
           "| 3 | 2 | 4.0% (2.0%-6.0%) | FAIL |" in md)
     check("hold: order 1 false fallbacks 0.5 %, PASS", "| 1 | 3 | 0.5% (0.5%-0.5%) | PASS |" in md)
