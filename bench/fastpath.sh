@@ -35,7 +35,8 @@
 # PRESSURE=reclaim measures the unfragmented pairs under ordinary memory
 # pressure (clean page cache of a file 5/4 of the guest's RAM, on a
 # virtio disk of the boot, read before each order): where plain succeeds
-# physically, a virtual result of the other method is a false fallback.
+# physically, a virtual result of the other method is a false fallback;
+# HOLD_METHODS (plain,vfallback) names the methods of the held cells.
 # Environment: MEM (2G), CPUS (2), ACCEL (auto), ICOUNT, REPEAT (5 boots
 # per kernel), ITERS (20000), ORDERS (1,...,10), FRAG (1), FRAG_ORDERS,
 # FRAG_ROUNDS, FRAG_ITERS, PAIRS, FRAG_PAIRS (0), PRESSURE (none), OUT
@@ -75,7 +76,9 @@ for pp in ${pairs//,/ }; do
 	case "$pp" in [a-z]*:[a-z]*) ;; *) die "bench/fastpath.sh: PAIRS: '$pp' is not METHOD:METHOD" ;; esac
 done
 case "$frag_pairs" in 0 | 1) ;; *) die "bench/fastpath.sh: FRAG_PAIRS='$frag_pairs': 1 (the pairs under fragmentation) or 0" ;; esac
-pressure=${PRESSURE:-none}
+pressure=${PRESSURE:-none} hold_methods=${HOLD_METHODS:-plain,vfallback}
+case "$hold_methods" in plain,[a-z]* | plain) ;; *) die "bench/fastpath.sh: HOLD_METHODS='$hold_methods': plain first (the reference), then comma-separated vfbench methods" ;; esac
+case "$hold_methods" in *[!a-z0-9_,]* | *,) die "bench/fastpath.sh: HOLD_METHODS='$hold_methods': comma-separated vfbench methods" ;; esac
 case "$pressure" in none | reclaim) ;; *) die "bench/fastpath.sh: PRESSURE='$pressure': none or reclaim (the pairs under page-cache pressure)" ;; esac
 case "$out" in *[!a-z0-9-]* | '') die "bench/fastpath.sh: OUT='$out': a name of letters, digits and dashes" ;; esac
 for list in "$orders" "$frag_orders"; do
@@ -123,7 +126,7 @@ for i in $(seq "$repeat"); do
 		fi
 		say "round $i/$repeat, kernel $label: orders $orders, $iters rounds per pair; fragmented: $([ "$frag" = 1 ] && echo "orders $frag_orders" || echo no)"
 		if vf_bench_boot "$root" "$name" "$kern" fastpath 1800 \
-			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters vf.pairs=$pairs vf.frag_pairs=$frag_pairs vf.pressure=$pressure kunit.enable=0" \
+			"vf.orders=$orders vf.iters=$iters vf.frag=$frag vf.frag_orders=$frag_orders vf.frag_rounds=$frag_rounds vf.frag_iters=$frag_iters vf.pairs=$pairs vf.frag_pairs=$frag_pairs vf.pressure=$pressure vf.hold_methods=$hold_methods kunit.enable=0" \
 			--in "$kmods/vfbench.ko" --in "$kmods/vffrag.ko" "${disk[@]}"; then
 			rm -f "$root/$name.img"
 			say "host load at boot: $VF_LOAD"

@@ -195,10 +195,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("hold: plain vs vfallback without an A/A pair gets no verdict",
           "no verdict (no A/A pair)" in row_of(md, 3, "plain vs vfallback") and "PASS" not in row_of(md, 3, "plain vs vfallback"))
     check("hold: order 3 false fallbacks over the 2 boots where plain got every block: 4.0 % (2.0-6.0), FAIL",
-          "| 3 | 2 | 4.0% (2.0%-6.0%) | FAIL |" in md)
-    check("hold: order 1 false fallbacks 0.5 %, PASS", "| 1 | 3 | 0.5% (0.5%-0.5%) | PASS |" in md)
+          "| 3 | vfallback | 2 | 4.0% (2.0%-6.0%) | FAIL |" in md)
+    check("hold: order 1 false fallbacks 0.5 %, PASS", "| 1 | vfallback | 3 | 0.5% (0.5%-0.5%) | PASS |" in md)
     check("hold: order 9 not measured (plain missed blocks in every boot)",
-          "| 9 | 0 | - | not measured" in md)
+          "| 9 | vfallback | 0 | - | not measured" in md)
     check("hold: plain's success at order 3 is the median 100 % (97-100)",
           "| 3 | plain | 3 | 100.0% (97.0%-100.0%) |" in md)
     bad = os.path.join(tmp, "empty.csv")

@@ -347,6 +347,8 @@ for b in test-vmalloc workloads lbfault-cost fastpath window-scaling lb-fallback
 done
 expect nonzero "bench/fastpath.sh refuses PRESSURE=memory" env PRESSURE=memory "$top/bench/fastpath.sh"
 expect_msg "PRESSURE='memory': none or reclaim" "bench/fastpath.sh names PRESSURE=memory"
+expect nonzero "bench/fastpath.sh refuses HOLD_METHODS without plain first" env HOLD_METHODS=vfallback,plain "$top/bench/fastpath.sh"
+expect_msg "HOLD_METHODS='vfallback,plain': plain first" "bench/fastpath.sh names HOLD_METHODS=vfallback,plain"
 expect nonzero "bench/window-scaling.sh refuses THREADS=1,x" env THREADS=1,x "$top/bench/window-scaling.sh"
 expect_msg "THREADS='1,x': comma-separated numbers" "bench/window-scaling.sh names THREADS=1,x"
 for b in window-scaling lb-fallback-io; do
