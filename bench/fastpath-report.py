@@ -189,8 +189,8 @@ def hold_section(rows):
                 continue
             att = [int(r["attempts"]) for r in sel]
             suc = [int(r["successes"]) / a for r, a in zip(sel, att)]
-            if m == "plain":
-                phys = suc
+            if m == "plain" or all(int(r["physical"]) + int(r["virtual"]) == 0 for r in sel):
+                phys = suc  # no virtual path: every success is physical
                 virt = [0.0] * len(sel)
             else:
                 phys = [int(r["physical"]) / a for r, a in zip(sel, att)]
@@ -201,7 +201,10 @@ def hold_section(rows):
         full = {r["boot"] for r in rows if int(r["order"]) == o and r["method"] == "plain"
                 and int(r["attempts"]) > 0 and r["successes"] == r["attempts"]}
         for m in methods:
-            if m == "plain":
+            # plain, and methods without a virtual path (their misses are
+            # failures, in the table above), have no false fallbacks
+            if m == "plain" or all(int(r["physical"]) + int(r["virtual"]) == 0
+                                   for r in rows if r["method"] == m):
                 continue
             ff = [int(r["virtual"]) / int(r["attempts"]) for r in rows
                   if int(r["order"]) == o and r["method"] == m and r["boot"] in full and int(r["attempts"]) > 0]

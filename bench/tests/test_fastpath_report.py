@@ -184,6 +184,7 @@ with tempfile.TemporaryDirectory() as tmp:
             print(f"current,{b},tcg,1,vfallback,200,200,199,1,10,20,1,ktime", file=f)
             print(f"current,{b},tcg,9,plain,10,9,0,0,10,20,1,ktime", file=f)
             print(f"current,{b},tcg,9,vfallback,10,10,5,5,10,20,1,ktime", file=f)
+            print(f"current,{b},tcg,3,plain_noretry,100,90,0,0,10,20,1,ktime", file=f)
     with open(c4, "w") as f:
         print(HEADER, file=f)
         print("current,1,0.10,tcg,3,plain,vfallback,10,0,900,950,990,10,0,1000,1050,1100,10,0,tsc", file=f)
@@ -197,6 +198,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("hold: order 3 false fallbacks over the 2 boots where plain got every block: 4.0 % (2.0-6.0), FAIL",
           "| 3 | vfallback | 2 | 4.0% (2.0%-6.0%) | FAIL |" in md)
     check("hold: order 1 false fallbacks 0.5 %, PASS", "| 1 | vfallback | 3 | 0.5% (0.5%-0.5%) | PASS |" in md)
+    check("hold: a method without a virtual path has no false-fallback row, its success share is shown",
+          "| 3 | plain_noretry |" not in md.split("false fallbacks <= 1 %")[1] and
+          "| 3 | plain_noretry | 3 | 90.0% (90.0%-90.0%) | 90.0% (90.0%-90.0%) | 0.0% (0.0%-0.0%) |" in md)
     check("hold: order 9 not measured (plain missed blocks in every boot)",
           "| 9 | vfallback | 0 | - | not measured" in md)
     check("hold: plain's success at order 3 is the median 100 % (97-100)",
