@@ -12,11 +12,12 @@ CPUS    ?= 2
 	bisect-check mutation-check bench bench-deferred bench-lbfault-cost bench-fastpath bench-test-vmalloc bench-workloads bench-perf bench-goals bench-window-scaling bench-lb-fallback-io clean distclean
 
 help:
-	@echo "make test                 the test suite (CI runs this)"
+	@echo "make test [SUITE=full|debug|stress|lbfault|kernel-suites]  the test suite (CI runs the full one)"
 	@echo "make bench [BENCH=quick|full]  benchmarks -> results/"
 	@echo "make bench-deferred       experiment: queued releases and vfallback's tail"
 	@echo "make bench-lbfault-cost   large-block faults unfragmented: lb_progress off vs on within each boot, 3 boots"
 	@echo "make bench-fastpath [BEFORE=DIR]  GFP_VFALLBACK vs plain side by side; auto vs always fragmented"
+	@echo "                          (PAIRS=A:B,.. FRAG_PAIRS=1: other methods; PRESSURE=reclaim HOLD_METHODS=plain,..: under page-cache pressure)"
 	@echo "make bench-test-vmalloc   the kernel's lib/test_vmalloc.c, plain vs top stage, 3 boots each (AA=1: the stage kernel against itself; ICOUNT=1: instruction-count clock)"
 	@echo "make bench-workloads      slab and large-block workloads, plain vs top stage, 5 boots each"
 	@echo "make bench-perf           profiles of the physical and virtual paths; results/perf.md (the five performance goals)"
@@ -74,8 +75,15 @@ run: deps
 	sed '/^vf-run: exit status/d' build/runs/run-$(K)/out/scenario.log 2>/dev/null; \
 	[ $$rc = 0 ] || { tail -3 build/run-cmd/boot.log; exit 1; }
 
+# SUITE picks a variant of the tests: full (the default, what CI runs),
+# debug, stress, lbfault, kernel-suites (each also has its own target).
 test: deps
-	@qemu/test.sh full
+	@case "$(SUITE)" in \
+	'' | full) qemu/test.sh full ;; \
+	debug | stress | lbfault) qemu/test.sh $(SUITE) ;; \
+	kernel-suites) configs/kernel-suites.sh ;; \
+	*) echo "make test: SUITE='$(SUITE)' is not a suite: full (default), debug, stress, lbfault or kernel-suites" >&2; exit 2 ;; \
+	esac
 
 test-debug: deps
 	@qemu/test.sh debug

@@ -168,6 +168,8 @@ expect nonzero "run.sh rejects an ICOUNT other than 0 or 1" env ICOUNT=yes "$top
 expect_msg "ICOUNT=yes: use 1" "run.sh says what ICOUNT takes"
 expect nonzero "make run without CMD fails" env -u CMD make -s -C "$top" run K=plain-nosuch
 expect_msg "no build/kernels/bzImage-plain-nosuch" "make run names the kernel that is not built"
+expect nonzero "make test refuses an unknown SUITE" make -s -C "$top" test SUITE=nosuch
+expect_msg "SUITE='nosuch' is not a suite: full" "make test names the unknown SUITE and the suites"
 expect nonzero "bench-test-vmalloc rejects a bad AA" env AA=2 "$top/bench/test-vmalloc.sh"
 expect_msg "AA=2: use 1" "bench-test-vmalloc says what AA takes"
 # make test-fstests: a stub checkout that counts as built
