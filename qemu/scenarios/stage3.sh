@@ -129,15 +129,17 @@ metadata() {
 	# readahead creates the buffers mapped. Under the fragmenter the
 	# buffer shrinker may free buffers during the walk and both kinds are
 	# read again (debug variant: 17 bulk, 10 blocks where 12 and 2 are
-	# usual): the blocks are then still fewer than the bulk buffers, while
-	# clusters taking blocks would leave under 8 bulk ones.
+	# usual; once 74 bulk and 98 blocks, with three other guests on the
+	# host): the number of mapped buffers says how often the shrinker made
+	# the walk re-read, not what the clusters took. Clusters taking blocks
+	# would leave under 8 bulk buffers: that is the check.
 	if mount -t xfs $DEV $MNT; then
 		ub0=$(buf_memory unmapped) ubk0=$(( $(buf_memory physical) + $(buf_memory virtual) ))
 		if ls -l $MNT/d >/tmp/ls.out 2>&1; then
 			ub=$(( $(buf_memory unmapped) - ub0 )) ubk=$(( $(buf_memory physical) + $(buf_memory virtual) - ubk0 ))
 			echo "$fs: ls -l: $ub unmapped multi-page buffers (bulk pages), $ubk blocks"
-			check "$fs: inode clusters (XBF_UNMAPPED) from bulk pages, not blocks ($ub bulk >= 8; $ubk blocks <= 8, or fewer than the bulk ones after re-reads)" \
-				test "$ub" -ge 8 -a \( "$ubk" -le 8 -o "$ubk" -lt "$ub" \)
+			check "$fs: inode clusters (XBF_UNMAPPED) from bulk pages, not blocks ($ub bulk >= 8; $ubk mapped buffers besides, directory blocks and re-reads)" \
+				test "$ub" -ge 8
 		else
 			fail "$fs: ls -l of 1500 files"
 			tail -5 /tmp/ls.out
